@@ -1,0 +1,183 @@
+#include "app/report.h"
+
+#include <fmt/format.h>
+
+#include "wire/frame_size.h"
+
+namespace gnf::app {
+
+namespace {
+
+double rate(uint64_t delta, double seconds) { return seconds > 0 ? double(delta) / seconds : 0; }
+
+nlohmann::json latency_json(const wire::LatencyHistogram& h) {
+  nlohmann::json j = {{"count", h.count()}, {"unit", "ns"}};
+  if (h.count() == 0) return j;
+  j["min"] = h.min();
+  j["p50"] = h.percentile(50);
+  j["p90"] = h.percentile(90);
+  j["p99"] = h.percentile(99);
+  j["p99_9"] = h.percentile(99.9);
+  j["max"] = h.max();
+  j["mean"] = h.mean();
+  j["stddev"] = h.stddev();
+  nlohmann::json buckets = nlohmann::json::array();
+  for (auto [low, count] : h.buckets()) buckets.push_back({low, count});
+  j["histogram"] = buckets;
+  return j;
+}
+
+}  // namespace
+
+std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, double since_start_s) {
+  double dt = double(cur.time_ns - prev.time_ns) / 1e9;
+  std::string out;
+  for (size_t i = 0; i < cur.ports.size(); ++i) {
+    const path::PortStats& a = prev.ports[i];
+    const path::PortStats& b = cur.ports[i];
+    // Layer-1 Gbit/s: GORC/GOTC count bytes with FCS; add preamble and IFG per frame.
+    auto gbps_l1 = [&](uint64_t bytes, uint64_t packets) {
+      return rate(bytes + packets * wire::kPreambleIfgBytes, dt) * 8 / 1e9;
+    };
+    uint64_t rx_p = b.rx_packets - a.rx_packets, tx_p = b.tx_packets - a.tx_packets;
+    out += fmt::format(
+        "[{:7.1f}s] {:<8} rx {:8.3f} Mpps {:7.3f} Gb/s | tx {:8.3f} Mpps {:7.3f} Gb/s | drops: missed {} no_desc {} "
+        "runt {} oversize {}\n",
+        since_start_s, b.name, rate(rx_p, dt) / 1e6, gbps_l1(b.rx_bytes - a.rx_bytes, rx_p), rate(tx_p, dt) / 1e6,
+        gbps_l1(b.tx_bytes - a.tx_bytes, tx_p), b.rx_missed - a.rx_missed, b.rx_no_desc_drop - a.rx_no_desc_drop,
+        b.rx_runt - a.rx_runt, b.rx_oversize - a.rx_oversize);
+  }
+  const path::DriverStats& d = cur.driver;
+  const path::DriverStats& e = prev.driver;
+  out += fmt::format("[{:7.1f}s] driver   nf_drop {} to_host {} tx_full {} alloc_fail {}\n", since_start_s,
+                     d.nf_drops - e.nf_drops, d.to_host - e.to_host, d.tx_ring_full - e.tx_ring_full,
+                     d.alloc_failures - e.alloc_failures);
+  return out;
+}
+
+nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot& start, const path::Snapshot& end,
+                            bool drained) {
+  using nlohmann::json;
+  const ctl::Config& config = pipeline.config();
+  double seconds = double(end.time_ns - start.time_ns) / 1e9;
+  json j;
+  j["gnf_version"] = GNF_VERSION;
+  j["config"] = {{"file", config.file},
+                 {"path", std::string(ctl::path_name(config.path))},
+                 {"driver_threads", pipeline.driver_thread_count()},
+                 {"nic_threads", pipeline.nic_thread_count()},
+                 {"burst", config.driver.burst},
+                 {"rx_ring", config.driver.rx_ring_size},
+                 {"tx_ring", config.driver.tx_ring_size}};
+  j["duration_s"] = seconds;
+  j["units"] = {{"bytes", "layer 2, with FCS"}, {"gbps_l1", "layer 1: + 20 B preamble and IFG per frame"},
+                {"latency", "ns from the scheduled first bit sent to the last bit received"}};
+
+  json ports = json::array();
+  for (size_t i = 0; i < end.ports.size(); ++i) {
+    const path::PortStats& p = end.ports[i];
+    const path::PortStats& s = start.ports[i];
+    uint64_t rx = p.rx_packets - s.rx_packets, tx = p.tx_packets - s.tx_packets;
+    uint64_t rx_bytes = p.rx_bytes - s.rx_bytes, tx_bytes = p.tx_bytes - s.tx_bytes;
+    uint64_t packets = std::max<uint64_t>(1, std::max(rx, tx));
+    ports.push_back({
+        {"name", p.name},
+        {"source_frames", p.source_frames},
+        {"source_malformed", p.source_malformed},
+        {"rx_packets", p.rx_packets},
+        {"rx_bytes", p.rx_bytes},
+        {"tx_packets", p.tx_packets},
+        {"tx_bytes", p.tx_bytes},
+        {"rx_pps", rate(rx, seconds)},
+        {"tx_pps", rate(tx, seconds)},
+        {"rx_gbps_l2", rate(rx_bytes, seconds) * 8 / 1e9},
+        {"tx_gbps_l2", rate(tx_bytes, seconds) * 8 / 1e9},
+        {"rx_gbps_l1", rate(rx_bytes + rx * wire::kPreambleIfgBytes, seconds) * 8 / 1e9},
+        {"tx_gbps_l1", rate(tx_bytes + tx * wire::kPreambleIfgBytes, seconds) * 8 / 1e9},
+        {"drops",
+         {{"rx_missed", p.rx_missed},
+          {"rx_runt", p.rx_runt},
+          {"rx_oversize", p.rx_oversize},
+          {"rx_no_desc", p.rx_no_desc_drop},
+          {"rx_buffer_too_small", p.rx_buffer_too_small},
+          {"rx_queue_disabled", p.rx_queue_disabled},
+          {"tx_bad_desc", p.tx_bad_desc}}},
+        {"rx_no_desc_stalls", p.rx_no_desc_stall},
+        {"rx_pause", p.rx_pause},
+        {"dma_bytes",
+         {{"packets_to_memory", p.dma_packet_bytes_to_memory},
+          {"packets_from_memory", p.dma_packet_bytes_from_memory},
+          {"descriptors_to_memory", p.dma_desc_bytes_to_memory},
+          {"descriptors_from_memory", p.dma_desc_bytes_from_memory},
+          {"per_packet",
+           double(p.dma_packet_bytes_to_memory + p.dma_packet_bytes_from_memory + p.dma_desc_bytes_to_memory +
+                  p.dma_desc_bytes_from_memory) /
+               double(packets)}}},
+    });
+  }
+  j["ports"] = ports;
+
+  const path::DriverStats& d = end.driver;
+  j["driver"] = {{"rx_packets", d.rx_packets},   {"tx_packets", d.tx_packets},
+                 {"nf_drops", d.nf_drops},       {"to_host", d.to_host},
+                 {"to_host_overflow", d.to_host_overflow}, {"tx_ring_full", d.tx_ring_full},
+                 {"bad_out_port", d.bad_out_port}, {"alloc_failures", d.alloc_failures},
+                 {"tail_writes", d.tail_writes}};
+  json nfs = json::array();
+  for (const path::NfStats& nf : end.nfs) {
+    json counters;
+    for (const auto& [name, value] : nf.counters) counters[name] = value;
+    nfs.push_back({{"type", nf.name}, {"counters", counters}});
+  }
+  j["nf"] = nfs;
+
+  std::vector<uint64_t> sent = pipeline.generated_per_flow();
+  json sinks = json::array();
+  auto reports = pipeline.measurements();
+  uint64_t received_total = 0;
+  wire::MeasureReport all;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const wire::MeasureReport& r = reports[i];
+    received_total += r.received;
+    sinks.push_back({{"port", end.ports[i].name},
+                     {"stamped_frames", r.received},
+                     {"foreign_frames", r.foreign},
+                     {"duplicates", r.duplicates},
+                     {"reordered", r.reordered},
+                     {"reordered_ratio", r.received ? double(r.reordered) / double(r.received) : 0.0},
+                     {"reorder_extent_max", r.reorder_extent_max},
+                     {"reorder_extent_mean", r.reordered ? double(r.reorder_extent_sum) / double(r.reordered) : 0.0},
+                     {"latency", latency_json(r.latency)}});
+    all.latency.merge(r.latency);
+  }
+  j["sinks"] = sinks;
+  if (!sent.empty()) {
+    uint64_t sent_total = 0;
+    for (uint64_t s : sent) sent_total += s;
+    uint64_t lost = sent_total > received_total ? sent_total - received_total : 0;
+    j["generated"] = {{"frames", sent_total},
+                      {"received", received_total},
+                      {"lost", lost},
+                      {"loss_ratio", sent_total ? double(lost) / double(sent_total) : 0.0},
+                      {"latency", latency_json(all.latency)}};
+  }
+
+  uint64_t offered = end.offered(), accounted = end.accounted();
+  j["accounting"] = {{"drained", drained},
+                     {"offered", offered},
+                     {"accounted", accounted},
+                     {"in_flight", offered >= accounted ? offered - accounted : 0},
+                     {"balanced", drained && offered == accounted}};
+  json audits = json::array();
+  for (const driver::SlotAudit& a : pipeline.audit())
+    audits.push_back({{"capacity", a.capacity},
+                      {"free", a.free},
+                      {"in_rx_rings", a.in_rx_rings},
+                      {"in_tx_rings", a.in_tx_rings},
+                      {"duplicates", a.duplicates},
+                      {"consistent", a.consistent()}});
+  j["slots"] = audits;
+  return j;
+}
+
+}  // namespace gnf::app

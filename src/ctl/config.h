@@ -1,0 +1,59 @@
+// gnf's configuration: a TOML file (see configs/ and the README), or the same structure filled in
+// from command-line flags. Every error names the file, the line and the key, and nothing starts.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "driver/options.h"
+#include "nf/chain.h"
+#include "nic/port.h"
+#include "wire/generator.h"
+#include "wire/pcap_source.h"
+
+namespace gnf::ctl {
+
+struct SourceSpec {
+  enum class Kind { None, Pcap, Generator } kind = Kind::None;
+  wire::PcapSourceOptions pcap;
+  wire::GeneratorOptions generator;
+};
+
+struct SinkSpec {
+  std::string pcap_file;  // empty: no capture
+};
+
+struct PortSpec {
+  nic::PortOptions nic;
+  SourceSpec source;
+  SinkSpec sink;
+};
+
+enum class PathKind { Cpu, Staged, Bypass, P2p };
+std::string_view path_name(PathKind kind);
+
+struct Config {
+  std::string file = "<command line>";
+  PathKind path = PathKind::Cpu;
+  double duration_s = 0;  // 0: until every source is exhausted, or Ctrl-C
+  std::vector<PortSpec> ports;
+  driver::DriverOptions driver;
+  uint32_t driver_threads = 0;  // 0: one per queue, at most the cores not used by the NIC model
+  uint32_t nic_threads = 1;
+  std::vector<nf::NfSpec> nfs;
+};
+
+// Parses `text` as the contents of `file_name`. Throws gnf::UserError "file:line: key: problem".
+Config parse_config(std::string_view text, const std::string& file_name);
+// Reads and parses a file; relative paths inside it are taken relative to the file's folder.
+Config load_config(const std::string& file_name);
+
+// Checks what no single field can (queue counts agree, ports exist, ...). Throws UserError.
+void validate(const Config& config);
+
+// Parses "02:00:00:00:00:01". Returns nullopt on anything else.
+std::optional<std::array<uint8_t, 6>> parse_mac(std::string_view text);
+
+}  // namespace gnf::ctl

@@ -1,0 +1,32 @@
+#pragma once
+#include <cstdint>
+
+namespace gnf::driver {
+
+// How the driver learns that the NIC is done with a tx descriptor (82599 section 7.2.3.5).
+enum class TxCompletion : uint8_t {
+  HeadRegister,   // read TDH (on hardware an MMIO read across PCIe; here a register load)
+  HeadWriteback,  // the NIC writes TDH into memory the driver polls (TDWBAL/TDWBAH)
+  DescWriteback,  // the NIC sets DD in each descriptor sent with RS
+};
+
+struct DriverOptions {
+  uint32_t rx_ring_size = 512;  // descriptors; a multiple of 8 (RDLEN must be a multiple of 128 B)
+  uint32_t tx_ring_size = 512;
+  uint32_t burst = 32;          // packets per rx burst
+  uint32_t slot_size = 2048;    // bytes per packet slot; a multiple of 1 KiB (SRRCTL.BSIZEPACKET)
+  uint32_t pool_slots = 0;      // slots per rx ring's pool; 0 = rx ring + tx ring + 2 bursts
+  // Tail batching: RDT/TDT are written once this many descriptors are pending, or once the oldest
+  // pending one has waited tail_timeout_ns. 1 = every burst (DPDK's behaviour).
+  uint32_t rx_tail_batch = 1;
+  uint32_t tx_tail_batch = 1;
+  uint64_t tail_timeout_ns = 2500;
+  TxCompletion tx_completion = TxCompletion::DescWriteback;
+  // SRRCTL.DROP_EN for every rx queue: a queue without descriptors drops (and counts) its own
+  // packets instead of stalling the whole port.
+  bool drop_en = true;
+
+  uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }
+};
+
+}  // namespace gnf::driver

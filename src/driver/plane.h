@@ -1,0 +1,97 @@
+// A plane: everything one driver thread owns (the Keio paper's "plane"). Plane q holds rx queue q
+// and tx queue q of every port, one slot pool per rx ring, and its own copy of the NF chain's
+// counters. No two threads share a plane, so its hot path has no locks and no atomics beyond the
+// acquire/release pairs with the NIC. A flow that RSS puts on rx queue q leaves on tx queue q,
+// in order.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "driver/cpu_rings.h"
+#include "driver/options.h"
+#include "mem/block.h"
+#include "mem/slot_pool.h"
+#include "nf/chain.h"
+#include "nic/port.h"
+#include "util/counter.h"
+
+namespace gnf::driver {
+
+struct PlaneCounters {
+  Counter rx_packets;       // taken from rx rings
+  Counter tx_packets;       // queued on tx rings
+  Counter nf_drops;         // verdict Drop
+  Counter to_host;          // verdict ToHost, handed to the exception queue
+  Counter to_host_overflow; // ToHost while the exception queue was full (dropped)
+  Counter tx_ring_full;     // forwarded, but the tx ring had no room (dropped, like rte_eth_tx_burst's rest)
+  Counter bad_out_port;     // an NF named a port that does not exist (dropped)
+  Counter alloc_failures;   // an rx burst stopped because the pool had no slot to refill with
+  Counter tail_writes;      // RDT + TDT register writes (each one a PCIe write on hardware)
+  std::array<std::array<Counter, nf::NfCounters::kMax>, nf::kMaxChainLength> nf;
+};
+
+// Where every slot of a plane is; checked after runs: each slot in exactly one place.
+struct SlotAudit {
+  uint64_t capacity = 0;
+  uint64_t free = 0;
+  uint64_t in_rx_rings = 0;
+  uint64_t in_tx_rings = 0;
+  uint64_t duplicates = 0;  // slots found in more than one place
+  bool consistent() const { return duplicates == 0 && free + in_rx_rings + in_tx_rings == capacity; }
+};
+
+// A frame on its way to the host's slow path (copied out, so its slot is freed at once).
+struct HostFrame {
+  uint16_t port;
+  std::vector<uint8_t> bytes;
+};
+
+class Plane {
+ public:
+  static constexpr size_t kExceptionQueueDepth = 1024;
+
+  Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverOptions& options,
+        const nf::NfChainView& chain);
+
+  // One pass over every rx ring, the NF chain, the tx rings and the tail registers.
+  // Returns whether any packet moved.
+  bool poll(uint64_t now_ns);
+  // Writes every pending tail and reclaims every finished tx descriptor.
+  void flush(uint64_t now_ns);
+
+  const PlaneCounters& counters() const { return counters_; }
+  uint16_t queue() const { return queue_; }
+  // Frames punted to the host since the last call (any thread).
+  std::vector<HostFrame> take_host_frames();
+
+  // Only while no thread runs poll().
+  SlotAudit audit() const;
+
+ private:
+  void dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns);
+  void reclaim_all();
+
+  uint16_t queue_;
+  std::vector<nic::Port*> ports_;
+  DriverOptions options_;
+  const nf::NfChainView& chain_;
+
+  mem::Block block_;  // every ring and slot of this plane, one allocation
+  std::vector<mem::SlotPool> pools_;
+  std::vector<mem::SlotPool*> pool_ptrs_;
+  std::vector<RxRing> rx_;
+  std::vector<TxRing> tx_;
+
+  std::vector<nf::PacketRef> batch_;
+  std::vector<nf::PacketRef*> out_;
+  std::array<nf::NfCounters, nf::kMaxChainLength> nf_counters_{};
+  PlaneCounters counters_;
+
+  std::mutex host_mutex_;  // the exception queue is the slow path; a lock is fine there
+  std::deque<HostFrame> host_frames_;
+};
+
+}  // namespace gnf::driver

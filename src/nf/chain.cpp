@@ -1,0 +1,35 @@
+#include "nf/chain.h"
+
+#include <fmt/format.h>
+
+#include "util/error.h"
+
+namespace gnf::nf {
+
+std::vector<std::string> NfChain::known_types() { return {"l2fwd"}; }
+
+NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
+  if (specs.empty()) throw UserError("the NF chain is empty: configure at least one [[nf]]");
+  if (specs.size() > kMaxChainLength)
+    throw UserError(fmt::format("the NF chain has {} elements; at most {} are supported", specs.size(), kMaxChainLength));
+  for (const NfSpec& spec : specs) {
+    NfElement& element = view_.elements[view_.count++];
+    if (spec.type == "l2fwd") {
+      element.kind = NfKind::L2Fwd;
+      element.l2fwd = configure_l2fwd(spec.params, context);
+    } else {
+      spec.params.fail("type", fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(known_types(), ", ")));
+    }
+    names_.push_back(spec.type);
+  }
+}
+
+std::vector<std::string> NfChain::counter_names(uint32_t element) const {
+  switch (view_.elements[element].kind) {
+    case NfKind::L2Fwd:
+      return {std::begin(L2FwdView::kCounterNames), std::end(L2FwdView::kCounterNames)};
+  }
+  return {};
+}
+
+}  // namespace gnf::nf

@@ -1,0 +1,54 @@
+#include "nic/dma.h"
+
+#include <atomic>
+#include <cstring>
+
+namespace gnf::nic {
+
+namespace {
+template <typename T>
+T* at(uint64_t addr) {
+  return reinterpret_cast<T*>(addr);
+}
+}  // namespace
+
+void HostDma::write_packet(uint64_t dst, const uint8_t* src, uint32_t len) {
+  std::memcpy(at<uint8_t>(dst), src, len);
+  counters_.packet_bytes_to_memory.add(len);
+}
+
+void HostDma::read_packet(uint8_t* dst, uint64_t src, uint32_t len) {
+  std::memcpy(dst, at<const uint8_t>(src), len);
+  counters_.packet_bytes_from_memory.add(len);
+}
+
+void HostDma::read_desc(void* dst16, uint64_t desc_addr) {
+  std::memcpy(dst16, at<const uint8_t>(desc_addr), 16);
+  counters_.desc_bytes_from_memory.add(16);
+}
+
+void HostDma::write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) {
+  auto* desc = at<ixgbe_adv_rx_desc>(desc_addr);
+  desc->wb.lower = wb.wb.lower;
+  desc->wb.upper.length = wb.wb.upper.length;
+  desc->wb.upper.vlan = wb.wb.upper.vlan;
+  // Release: the packet bytes written by write_packet() and the fields above happen-before any
+  // acquire load that observes DD. The driver polls exactly this word.
+  std::atomic_ref<uint32_t>(desc->wb.upper.status_error).store(wb.wb.upper.status_error, std::memory_order_release);
+  counters_.desc_bytes_to_memory.add(16);
+}
+
+void HostDma::write_tx_writeback(uint64_t desc_addr) {
+  auto* desc = at<ixgbe_adv_tx_desc>(desc_addr);
+  // The NIC is done with the descriptor and its buffer: release so the driver's acquire of DD may
+  // reuse the slot knowing our read of it is complete.
+  std::atomic_ref<uint32_t>(desc->wb.status).store(IXGBE_ADVTXD_STAT_DD, std::memory_order_release);
+  counters_.desc_bytes_to_memory.add(16);
+}
+
+void HostDma::write_u32(uint64_t addr, uint32_t value) {
+  std::atomic_ref<uint32_t>(*at<uint32_t>(addr)).store(value, std::memory_order_release);
+  counters_.desc_bytes_to_memory.add(4);
+}
+
+}  // namespace gnf::nic

@@ -1,0 +1,116 @@
+// A softnic port: the model of one 82599 port as its driver sees it.
+//
+// The wire side takes frames from a Source at line rate into the on-NIC rx buffer; the DMA side
+// moves them into the buffers of rx descriptors the driver supplied (never advancing RDH onto RDT),
+// and sends what the driver queued on tx rings out to a Sink at line rate. A port is driven by
+// calling poll() from one NIC-model thread; the driver talks to it only through the register
+// block and the rings in memory, exactly as it would to hardware.
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nic/dma.h"
+#include "nic/pacing.h"
+#include "nic/regs.h"
+#include "nic/rss.h"
+#include "nic/rx_buffer.h"
+#include "util/counter.h"
+#include "wire/wire.h"
+
+namespace gnf::nic {
+
+struct PortOptions {
+  std::string name = "port0";
+  uint32_t speed_gbps = 10;
+  uint16_t rx_queues = 1;
+  uint16_t tx_queues = 1;
+  uint32_t rx_buffer_bytes = 512 * 1024;
+  uint32_t max_frame_bytes = wire::kMaxStdFrameBytes;  // without FCS; larger frames count as oversize
+  // 802.3x flow control: when the rx buffer is full the link partner is paused instead of the
+  // frame being dropped. Lossless; meant for replaying a pcap exactly.
+  bool flow_control = false;
+  // The on-NIC transmit packet buffer (160 KiB on the 82599): how far ahead of the line the NIC may
+  // fetch descriptors and packets. It lets the NIC keep the line busy between two polls.
+  uint32_t tx_buffer_bytes = 160 * 1024;
+  std::array<uint8_t, 6> mac = {0x02, 0, 0, 0, 0, 0};
+  RssConfig rss;
+};
+
+// Modelled on the 82599's statistics registers (section 8.2.3.23); names in comments.
+struct PortCounters {
+  Counter rx_good_packets;       // GPRC: delivered into an rx descriptor
+  Counter rx_good_bytes;         // GORC (with FCS)
+  Counter tx_good_packets;       // GPTC
+  Counter tx_good_bytes;         // GOTC (with FCS)
+  Counter rx_missed;             // MPC: dropped because the rx buffer was full
+  Counter rx_runt;               // RUC: shorter than 64 B with FCS
+  Counter rx_oversize;           // ROC: longer than max_frame_bytes
+  Counter rx_no_desc_drop;       // sum of QPRDC: dropped for a DROP_EN queue with no descriptor
+  Counter rx_no_desc_stall;      // RNBC: a non-DROP_EN queue had no descriptor, the port waited
+  Counter rx_buffer_too_small;   // frame larger than the descriptor's buffer (no scatter in gnf)
+  Counter rx_queue_disabled;     // frame hashed to a queue that is not enabled
+  Counter tx_bad_desc;           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length)
+  Counter rx_pause;              // flow control: arrivals held back because the buffer was full
+  std::array<Counter, kMaxQueues> rx_queue_packets;  // QPRC
+  std::array<Counter, kMaxQueues> rx_queue_drops;    // QPRDC
+  std::array<Counter, kMaxQueues> tx_queue_packets;  // QPTC
+};
+
+class Port {
+ public:
+  // `source` and `sink` may be null (a port with nothing attached on that side).
+  Port(const PortOptions& options, DmaEngine& dma, wire::Source* source, wire::Sink* sink);
+
+  PortRegs& regs() { return *regs_; }
+  const PortOptions& options() const { return options_; }
+  const PortCounters& counters() const { return counters_; }
+  DmaEngine& dma() { return dma_; }
+
+  // Starts the wire clocks and the source at `now_ns`.
+  void start(uint64_t now_ns);
+  // One round of NIC work at time `now_ns`. Returns true if anything moved.
+  bool poll(uint64_t now_ns);
+  // Takes no more frames from the source (Ctrl-C, end of a timed run). Thread-safe.
+  void stop_source() { source_stopped_.store(true, std::memory_order_relaxed); }
+
+  // No more frames will come from the wire and the rx buffer is empty.
+  bool rx_drained() const { return rx_drained_.load(std::memory_order_acquire); }
+  // Every tx ring is empty (TDH == TDT on all enabled queues).
+  bool tx_drained() const;
+
+ private:
+  bool admit_arrivals(uint64_t now_ps);
+  bool dma_to_rx_rings();
+  bool transmit(uint64_t now_ps);
+  bool next_source_frame();
+
+  PortOptions options_;
+  DmaEngine& dma_;
+  wire::Source* source_;
+  wire::Sink* sink_;
+  std::unique_ptr<PortRegs> regs_;
+  RxPacketBuffer rx_buffer_;
+  LineClock rx_line_;
+  LineClock tx_line_;
+  PortCounters counters_;
+
+  // The frame the wire is currently delivering, with its computed arrival (last bit) time.
+  wire::Frame pending_{};
+  bool have_pending_ = false;
+  uint64_t pending_arrival_ps_ = 0;
+  bool source_done_ = false;
+  std::atomic<bool> source_stopped_{false};
+  std::atomic<bool> rx_drained_{false};
+
+  bool rx_stalled_ = false;  // counts RNBC once per stall, not once per poll
+  bool pause_counted_ = false;
+  uint64_t tx_window_ps_ = 0;
+  std::vector<uint8_t> tx_staging_;
+  uint32_t tx_next_queue_ = 0;
+};
+
+}  // namespace gnf::nic

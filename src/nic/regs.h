@@ -1,0 +1,68 @@
+// The register block of a softnic port: what a real driver reaches through the NIC's BAR0.
+//
+// Names follow the 82599 datasheet (section 8.2.3): per rx queue RDBAL/RDBAH/RDLEN/RDH/RDT/SRRCTL,
+// per tx queue TDBAL/TDBAH/TDLEN/TDH/TDT/TXDCTL plus the head write-back address TDWBAL/TDWBAH.
+// The block lives in host memory; for the GPU driver it is mapped into the GPU's address space,
+// just as a real BAR would be. Each queue's registers get their own cache line so that the NIC
+// thread and one driver thread per queue never false-share.
+//
+// Every access goes through reg_read()/reg_write() below, the one audited place for their
+// memory ordering:
+//  - reg_write is a release store: everything the writer did before (descriptor contents) is
+//    visible to whoever reads the register value with an acquire load. This is the ordering a
+//    real driver gets from the wmb() before its MMIO tail write.
+//  - reg_read is an acquire load, pairing with the releases above.
+#pragma once
+#include <atomic>
+#include <cstdint>
+
+namespace gnf::nic {
+
+inline constexpr uint32_t kMaxQueues = 64;
+inline constexpr uint32_t kRetaEntries = 128;
+
+inline constexpr uint32_t IXGBE_SRRCTL_DROP_EN = 0x10000000;  // drop when no descriptor (8.2.3.8.7)
+inline constexpr uint32_t IXGBE_RXDCTL_ENABLE = 0x02000000;
+inline constexpr uint32_t IXGBE_TXDCTL_ENABLE = 0x02000000;
+inline constexpr uint32_t IXGBE_TDWBAL_HEAD_WB_EN = 0x1;      // head write-back enable (7.2.3.5.2)
+
+struct alignas(64) RxQueueRegs {
+  uint32_t RDBAL;   // ring base, low 32 bits
+  uint32_t RDBAH;   // ring base, high 32 bits
+  uint32_t RDLEN;   // ring length in bytes (descriptors * 16)
+  uint32_t RDH;     // head: next descriptor the NIC fills (written by the NIC)
+  uint32_t RDT;     // tail: one past the last descriptor the driver gave the NIC
+  uint32_t SRRCTL;  // DROP_EN
+  uint32_t RXDCTL;  // ENABLE
+};
+static_assert(sizeof(RxQueueRegs) == 64);
+
+struct alignas(64) TxQueueRegs {
+  uint32_t TDBAL;
+  uint32_t TDBAH;
+  uint32_t TDLEN;
+  uint32_t TDH;     // head: next descriptor the NIC sends (written by the NIC)
+  uint32_t TDT;     // tail: one past the last descriptor the driver queued
+  uint32_t TXDCTL;  // ENABLE
+  uint32_t TDWBAL;  // head write-back address low (bit 0: enable)
+  uint32_t TDWBAH;
+};
+static_assert(sizeof(TxQueueRegs) == 64);
+
+struct PortRegs {
+  RxQueueRegs rx[kMaxQueues];
+  TxQueueRegs tx[kMaxQueues];
+};
+
+inline uint32_t reg_read(const uint32_t& reg) {
+  // atomic_ref<const T> arrives only in C++26; the load does not modify the register.
+  return std::atomic_ref<uint32_t>(const_cast<uint32_t&>(reg)).load(std::memory_order_acquire);
+}
+
+inline void reg_write(uint32_t& reg, uint32_t value) {
+  std::atomic_ref<uint32_t>(reg).store(value, std::memory_order_release);
+}
+
+inline uint64_t reg_addr64(uint32_t lo, uint32_t hi) { return uint64_t(hi) << 32 | lo; }
+
+}  // namespace gnf::nic

@@ -1,0 +1,238 @@
+#include "path/pipeline.h"
+
+#include <sched.h>
+
+#include <fmt/format.h>
+
+#include "util/clock.h"
+#include "util/error.h"
+#include "wire/pcap_source.h"
+
+namespace gnf::path {
+
+namespace {
+
+// Poll-mode threads spin; after this many empty rounds they yield the core once, so that a small
+// machine (CI has 2 cores) still makes progress with more threads than cores.
+constexpr int kIdleRoundsBeforeYield = 64;
+
+std::unique_ptr<wire::Source> make_source(const ctl::SourceSpec& spec) {
+  switch (spec.kind) {
+    case ctl::SourceSpec::Kind::Pcap: return std::make_unique<wire::PcapSource>(spec.pcap);
+    case ctl::SourceSpec::Kind::Generator: return std::make_unique<wire::Generator>(spec.generator);
+    case ctl::SourceSpec::Kind::None: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+uint64_t Snapshot::offered() const {
+  uint64_t n = 0;
+  for (const auto& p : ports) n += p.source_frames;
+  return n;
+}
+
+uint64_t Snapshot::accounted() const {
+  uint64_t n = driver.nf_drops + driver.to_host + driver.to_host_overflow + driver.tx_ring_full + driver.bad_out_port;
+  for (const auto& p : ports)
+    n += p.tx_packets + p.tx_bad_desc + p.rx_missed + p.rx_runt + p.rx_oversize + p.rx_no_desc_drop +
+         p.rx_buffer_too_small + p.rx_queue_disabled;
+  return n;
+}
+
+Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
+  ctl::validate(config_);
+  if (config_.path != ctl::PathKind::Cpu)
+    throw UserError(fmt::format("{}: path '{}' is not built yet; use path = \"cpu\"", config_.file,
+                                ctl::path_name(config_.path)));
+
+  nf::NfContext context;
+  context.ports = uint16_t(config_.ports.size());
+  for (size_t p = 0; p < config_.ports.size(); ++p) context.port_macs[p] = config_.ports[p].nic.mac;
+  chain_ = std::make_unique<nf::NfChain>(config_.nfs, context);
+
+  for (const ctl::PortSpec& spec : config_.ports) {
+    sources_.push_back(make_source(spec.source));
+    if (spec.source.kind == ctl::SourceSpec::Kind::Generator)
+      generators_.push_back(static_cast<wire::Generator*>(sources_.back().get()));
+    wire::Sink* inner = nullptr;
+    if (!spec.sink.pcap_file.empty()) {
+      pcap_sinks_.push_back(std::make_unique<wire::PcapSink>(spec.sink.pcap_file));
+      inner = pcap_sinks_.back().get();
+    }
+    sinks_.push_back(std::make_unique<wire::MeasuringSink>(inner));
+    dmas_.push_back(std::make_unique<nic::HostDma>());
+    ports_.push_back(std::make_unique<nic::Port>(spec.nic, *dmas_.back(), sources_.back().get(), sinks_.back().get()));
+  }
+
+  std::vector<nic::Port*> ports;
+  for (auto& p : ports_) ports.push_back(p.get());
+  for (uint16_t q = 0; q < config_.ports.front().nic.rx_queues; ++q)
+    planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view()));
+}
+
+Pipeline::~Pipeline() { stop(); }
+
+void Pipeline::start() {
+  if (started_) return;
+  started_ = true;
+  running_.store(true);
+  uint64_t now = now_ns();
+  for (auto& port : ports_) port->start(now);
+
+  uint32_t nic_count = std::min<uint32_t>(config_.nic_threads, uint32_t(ports_.size()));
+  std::vector<std::vector<nic::Port*>> nic_groups(nic_count);
+  for (size_t i = 0; i < ports_.size(); ++i) nic_groups[i % nic_count].push_back(ports_[i].get());
+
+  uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  uint32_t driver_count = config_.driver_threads;
+  if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
+  driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
+  std::vector<std::vector<driver::Plane*>> plane_groups(driver_count);
+  for (size_t i = 0; i < planes_.size(); ++i) plane_groups[i % driver_count].push_back(planes_[i].get());
+
+  for (auto& group : nic_groups) nic_threads_.emplace_back(&Pipeline::nic_loop, this, group);
+  for (auto& group : plane_groups) driver_threads_.emplace_back(&Pipeline::driver_loop, this, group);
+}
+
+void Pipeline::nic_loop(std::vector<nic::Port*> ports) {
+  int idle = 0;
+  while (running_.load(std::memory_order_relaxed)) {
+    uint64_t now = now_ns();
+    bool moved = false;
+    for (nic::Port* port : ports) moved |= port->poll(now);
+    if (moved) idle = 0;
+    else if (++idle >= kIdleRoundsBeforeYield) {
+      idle = 0;
+      sched_yield();
+    }
+  }
+}
+
+void Pipeline::driver_loop(std::vector<driver::Plane*> planes) {
+  int idle = 0;
+  while (running_.load(std::memory_order_relaxed)) {
+    uint64_t now = now_ns();
+    bool moved = false;
+    for (driver::Plane* plane : planes) moved |= plane->poll(now);
+    if (moved) idle = 0;
+    else if (++idle >= kIdleRoundsBeforeYield) {
+      idle = 0;
+      sched_yield();
+    }
+  }
+  for (driver::Plane* plane : planes) plane->flush(now_ns());
+}
+
+void Pipeline::stop_sources() {
+  for (auto& port : ports_) port->stop_source();
+}
+
+bool Pipeline::drained() const {
+  for (const auto& port : ports_)
+    if (!port->rx_drained()) return false;
+  Snapshot s = snapshot();
+  uint64_t nic_rx = 0, nic_tx = 0;
+  for (const auto& p : s.ports) {
+    nic_rx += p.rx_packets;
+    nic_tx += p.tx_packets + p.tx_bad_desc;
+  }
+  const DriverStats& d = s.driver;
+  uint64_t driver_done = d.tx_packets + d.nf_drops + d.to_host + d.to_host_overflow + d.tx_ring_full + d.bad_out_port;
+  if (nic_rx != d.rx_packets || d.rx_packets != driver_done || d.tx_packets != nic_tx) return false;
+  for (const auto& port : ports_)
+    if (!port->tx_drained()) return false;
+  return true;
+}
+
+void Pipeline::stop() {
+  if (!started_ || stopped_) return;
+  stopped_ = true;
+  running_.store(false);
+  for (auto& t : driver_threads_) t.join();
+  for (auto& t : nic_threads_) t.join();
+  for (auto& plane : planes_) host_frames_ += plane->take_host_frames().size();
+  for (auto& sink : sinks_) sink->finish();
+}
+
+Snapshot Pipeline::snapshot() const {
+  Snapshot s;
+  s.time_ns = now_ns();
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    const nic::PortCounters& c = ports_[i]->counters();
+    const nic::DmaCounters& dma = dmas_[i]->counters();
+    PortStats p;
+    p.name = ports_[i]->options().name;
+    if (sources_[i]) {
+      wire::SourceCounters sc = sources_[i]->counters();
+      p.source_frames = sc.frames;
+      p.source_malformed = sc.malformed;
+    }
+    p.rx_packets = c.rx_good_packets.get();
+    p.rx_bytes = c.rx_good_bytes.get();
+    p.tx_packets = c.tx_good_packets.get();
+    p.tx_bytes = c.tx_good_bytes.get();
+    p.rx_missed = c.rx_missed.get();
+    p.rx_runt = c.rx_runt.get();
+    p.rx_oversize = c.rx_oversize.get();
+    p.rx_no_desc_drop = c.rx_no_desc_drop.get();
+    p.rx_no_desc_stall = c.rx_no_desc_stall.get();
+    p.rx_buffer_too_small = c.rx_buffer_too_small.get();
+    p.rx_queue_disabled = c.rx_queue_disabled.get();
+    p.tx_bad_desc = c.tx_bad_desc.get();
+    p.rx_pause = c.rx_pause.get();
+    p.dma_packet_bytes_to_memory = dma.packet_bytes_to_memory.get();
+    p.dma_packet_bytes_from_memory = dma.packet_bytes_from_memory.get();
+    p.dma_desc_bytes_to_memory = dma.desc_bytes_to_memory.get();
+    p.dma_desc_bytes_from_memory = dma.desc_bytes_from_memory.get();
+    s.ports.push_back(p);
+  }
+  for (const auto& plane : planes_) {
+    const driver::PlaneCounters& c = plane->counters();
+    s.driver.rx_packets += c.rx_packets.get();
+    s.driver.tx_packets += c.tx_packets.get();
+    s.driver.nf_drops += c.nf_drops.get();
+    s.driver.to_host += c.to_host.get();
+    s.driver.to_host_overflow += c.to_host_overflow.get();
+    s.driver.tx_ring_full += c.tx_ring_full.get();
+    s.driver.bad_out_port += c.bad_out_port.get();
+    s.driver.alloc_failures += c.alloc_failures.get();
+    s.driver.tail_writes += c.tail_writes.get();
+  }
+  for (uint32_t e = 0; e < chain_->size(); ++e) {
+    NfStats nf{chain_->name(e), {}};
+    std::vector<std::string> names = chain_->counter_names(e);
+    for (size_t k = 0; k < names.size(); ++k) {
+      uint64_t total = 0;
+      for (const auto& plane : planes_) total += plane->counters().nf[e][k].get();
+      nf.counters.emplace_back(names[k], total);
+    }
+    s.nfs.push_back(nf);
+  }
+  return s;
+}
+
+std::vector<driver::SlotAudit> Pipeline::audit() const {
+  std::vector<driver::SlotAudit> out;
+  for (const auto& plane : planes_) out.push_back(plane->audit());
+  return out;
+}
+
+std::vector<wire::MeasureReport> Pipeline::measurements() const {
+  std::vector<wire::MeasureReport> out;
+  for (const auto& sink : sinks_) out.push_back(sink->report());
+  return out;
+}
+
+std::vector<uint64_t> Pipeline::generated_per_flow() const {
+  std::vector<uint64_t> total;
+  for (const wire::Generator* g : generators_) {
+    const auto& sent = g->sent_per_flow();
+    if (total.size() < sent.size()) total.resize(sent.size());
+    for (size_t f = 0; f < sent.size(); ++f) total[f] += sent[f];
+  }
+  return total;
+}
+
+}  // namespace gnf::path

@@ -1,0 +1,109 @@
+// A running data path: softnic ports with their wires, the memory, the driver planes and the NF
+// chain, and the threads that run them. The cpu path lives here; the GPU paths (staged, bypass)
+// plug in as other ways to run the planes over the same ports.
+//
+// Thread roles (reported separately, since the NIC model's cost is not the driver's):
+//  - NIC model threads: poll softnic ports (wire in, DMA, wire out) — the "hardware";
+//  - driver threads: each owns one or more planes (rx queue q and tx queue q of every port).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ctl/config.h"
+#include "driver/plane.h"
+#include "nf/chain.h"
+#include "nic/dma.h"
+#include "nic/port.h"
+#include "wire/generator.h"
+#include "wire/measure.h"
+#include "wire/pcap_sink.h"
+
+namespace gnf::path {
+
+struct PortStats {
+  std::string name;
+  uint64_t source_frames = 0, source_malformed = 0;
+  uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0;
+  uint64_t rx_missed = 0, rx_runt = 0, rx_oversize = 0, rx_no_desc_drop = 0, rx_no_desc_stall = 0;
+  uint64_t rx_buffer_too_small = 0, rx_queue_disabled = 0, tx_bad_desc = 0, rx_pause = 0;
+  uint64_t dma_packet_bytes_to_memory = 0, dma_packet_bytes_from_memory = 0;
+  uint64_t dma_desc_bytes_to_memory = 0, dma_desc_bytes_from_memory = 0;
+};
+
+struct DriverStats {
+  uint64_t rx_packets = 0, tx_packets = 0, nf_drops = 0, to_host = 0, to_host_overflow = 0;
+  uint64_t tx_ring_full = 0, bad_out_port = 0, alloc_failures = 0, tail_writes = 0;
+};
+
+struct NfStats {
+  std::string name;
+  std::vector<std::pair<std::string, uint64_t>> counters;
+};
+
+struct Snapshot {
+  uint64_t time_ns = 0;
+  std::vector<PortStats> ports;
+  DriverStats driver;
+  std::vector<NfStats> nfs;
+
+  // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
+  // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.
+  uint64_t offered() const;
+  uint64_t accounted() const;
+};
+
+class Pipeline {
+ public:
+  // Builds everything the config describes; throws gnf::UserError on what cannot be built.
+  explicit Pipeline(const ctl::Config& config);
+  ~Pipeline();
+
+  void start();
+  // Asks every source to stop (Ctrl-C, end of a timed run); in-flight packets still drain.
+  void stop_sources();
+  // True once every source is exhausted and every packet has left or been counted as dropped.
+  bool drained() const;
+  // Stops the threads and closes the wires. Idempotent.
+  void stop();
+
+  Snapshot snapshot() const;
+  // Only after stop(): where every slot is, per plane.
+  std::vector<driver::SlotAudit> audit() const;
+  // Per port: what its sink measured (stamped frames: latency, loss, reordering).
+  std::vector<wire::MeasureReport> measurements() const;
+  // Frames sent per flow by all generators together (indexed by flow id), for loss accounting.
+  std::vector<uint64_t> generated_per_flow() const;
+  uint64_t host_frames() const { return host_frames_.load(); }
+
+  const ctl::Config& config() const { return config_; }
+  uint32_t driver_thread_count() const { return uint32_t(driver_threads_.size()); }
+  uint32_t nic_thread_count() const { return uint32_t(nic_threads_.size()); }
+
+ private:
+  void nic_loop(std::vector<nic::Port*> ports);
+  void driver_loop(std::vector<driver::Plane*> planes);
+
+  ctl::Config config_;
+  std::unique_ptr<nf::NfChain> chain_;
+  std::vector<std::unique_ptr<wire::Source>> sources_;
+  std::vector<wire::Generator*> generators_;
+  std::vector<std::unique_ptr<wire::PcapSink>> pcap_sinks_;
+  std::vector<std::unique_ptr<wire::MeasuringSink>> sinks_;
+  std::vector<std::unique_ptr<nic::HostDma>> dmas_;
+  std::vector<std::unique_ptr<nic::Port>> ports_;
+  std::vector<std::unique_ptr<driver::Plane>> planes_;
+
+  std::atomic<bool> running_{false};
+  std::atomic<uint64_t> host_frames_{0};
+  std::vector<std::thread> nic_threads_;
+  std::vector<std::thread> driver_threads_;
+  bool started_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace gnf::path

@@ -1,0 +1,199 @@
+#include "wire/generator.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "util/error.h"
+#include "wire/bytes.h"
+#include "wire/checksum.h"
+#include "wire/frame_size.h"
+#include "wire/stamp.h"
+
+namespace gnf::wire {
+
+namespace {
+
+constexpr uint32_t kEthBytes = 14;
+constexpr uint32_t kIpv4Bytes = 20;
+constexpr uint32_t kIpv6Bytes = 40;
+constexpr uint32_t kUdpBytes = 8;
+constexpr uint8_t kIpProtoUdp = 17;
+constexpr uint8_t kTtl = 64;
+constexpr uint32_t kSrcPortSpread = 50000;
+// The smallest frame (with FCS) that holds the headers and a stamp: 64 and 84 B.
+constexpr uint32_t kMinSizeIpv4 = kEthBytes + kIpv4Bytes + kUdpBytes + kStampBytes + kFcsBytes;
+constexpr uint32_t kMinSizeIpv6 = kEthBytes + kIpv6Bytes + kUdpBytes + kStampBytes + kFcsBytes;
+constexpr uint32_t kMaxSize = kMaxJumboFrameBytes + kFcsBytes;
+
+// Simple IMIX, 7:4:1 of small, 594 and 1518 B, interleaved so that no size comes in a burst.
+constexpr uint32_t kImixSmall = 0;
+constexpr uint32_t kImixPattern[] = {kImixSmall, 594, kImixSmall, kImixSmall, 594, kImixSmall,
+                                     1518, kImixSmall, 594, kImixSmall, 594, kImixSmall};
+
+uint32_t udp_offset(int ip_version) { return kEthBytes + (ip_version == 4 ? kIpv4Bytes : kIpv6Bytes); }
+
+}  // namespace
+
+Generator::Generator(const GeneratorOptions& opts) : opts_(opts) {
+  if (opts_.ip_version != 4 && opts_.ip_version != 6)
+    throw UserError(fmt::format("generator: ip_version must be 4 or 6, not {}", opts_.ip_version));
+  uint32_t min_size = opts_.ip_version == 4 ? kMinSizeIpv4 : kMinSizeIpv6;
+  if (opts_.imix) {
+    opts_.sizes.clear();
+    for (uint32_t s : kImixPattern) opts_.sizes.push_back(s == kImixSmall ? min_size : s);
+  }
+  if (opts_.sizes.empty()) throw UserError("generator: no frame sizes given");
+  for (uint32_t size : opts_.sizes) {
+    if (size < min_size || size > kMaxSize)
+      throw UserError(fmt::format(
+          "generator: frame size {} B is out of range: UDP/IPv{} test frames are {}..{} B "
+          "(sizes include the 4-byte FCS)",
+          size, opts_.ip_version, min_size, kMaxSize));
+  }
+  if (opts_.flows == 0 || opts_.flows > kStampMaxFlows)
+    throw UserError(fmt::format("generator: flows must be 1..{}, not {}", kStampMaxFlows, opts_.flows));
+  if (!(opts_.line_gbps > 0))
+    throw UserError(fmt::format("generator: line_gbps must be positive, not {}", opts_.line_gbps));
+  if (opts_.rate_pps < 0 || opts_.rate_gbps_l1 < 0 || (opts_.rate_pps > 0 && opts_.rate_gbps_l1 > 0))
+    throw UserError("generator: give at most one of rate_pps and rate_gbps_l1, and no negative rate");
+
+  // A pps rate is compared with the line rate over one whole size cycle: individual large
+  // frames may still exceed it, and the port's line-rate pacing spaces those.
+  double mean_l1_bytes = 0;
+  for (uint32_t size : opts_.sizes) mean_l1_bytes += double(l1_bytes(size - kFcsBytes));
+  mean_l1_bytes /= double(opts_.sizes.size());
+  double line_pps = opts_.line_gbps * 1e9 / (8 * mean_l1_bytes);
+  if (opts_.rate_pps > 0 && opts_.rate_pps <= line_pps) {
+    ns_per_frame_ = 1e9 / opts_.rate_pps;
+  } else {
+    double gbps = opts_.rate_gbps_l1 > 0 ? opts_.rate_gbps_l1 : opts_.line_gbps;
+    clamped_ = opts_.rate_pps > line_pps || gbps > opts_.line_gbps;
+    ns_per_l1_byte_ = 8 / std::min(gbps, opts_.line_gbps);
+  }
+
+  if (opts_.ip_version == 4) {
+    src_ip_base_ = load_be32(opts_.src_ipv4.data());
+    dst_ip_base_ = load_be32(opts_.dst_ipv4.data());
+  } else {
+    src_ip_base_ = load_be32(opts_.src_ipv6.data() + 12);
+    dst_ip_base_ = load_be32(opts_.dst_ipv6.data() + 12);
+  }
+  for (uint32_t size : opts_.sizes) {
+    uint32_t i = 0;
+    while (i < templates_.size() && templates_[i].bytes.size() + kFcsBytes != size) ++i;
+    if (i == templates_.size()) templates_.push_back(make_template(size));
+    cycle_.push_back(i);
+  }
+  sent_per_flow_.assign(opts_.flows, 0);
+}
+
+// Everything but the per-frame fields (addresses, source port, stamp, checksum), which stay
+// zero here so that `sum` covers only the constant part.
+Generator::Template Generator::make_template(uint32_t size) const {
+  Template t;
+  uint32_t len = size - kFcsBytes;
+  t.bytes.assign(len, 0);
+  uint8_t* f = t.bytes.data();
+  std::memcpy(f, opts_.dst_mac.data(), 6);
+  std::memcpy(f + 6, opts_.src_mac.data(), 6);
+  uint8_t* ip = f + kEthBytes;
+  uint32_t udp_off = udp_offset(opts_.ip_version);
+  uint8_t* udp = f + udp_off;
+  uint16_t udp_len = uint16_t(len - udp_off);
+  store_be16(udp + 2, opts_.dst_port);
+  store_be16(udp + 4, udp_len);
+  for (uint32_t i = udp_off + kUdpBytes + kStampBytes; i < len; ++i) f[i] = uint8_t(i);
+
+  if (opts_.ip_version == 4) {
+    store_be16(f + 12, 0x0800);
+    ip[0] = 0x45;
+    store_be16(ip + 2, uint16_t(len - kEthBytes));
+    // Identification 0 with DF set is fine for atomic datagrams (RFC 6864).
+    store_be16(ip + 6, 0x4000);
+    ip[8] = kTtl;
+    ip[9] = kIpProtoUdp;
+    t.sum = checksum_add(0, ip, kIpv4Bytes);
+  } else {
+    store_be16(f + 12, 0x86dd);
+    ip[0] = 0x60;
+    store_be16(ip + 4, udp_len);
+    ip[6] = kIpProtoUdp;
+    ip[7] = kTtl;
+    std::memcpy(ip + 8, opts_.src_ipv6.data(), 12);
+    std::memcpy(ip + 24, opts_.dst_ipv6.data(), 12);
+    // UDP checksum over the pseudo-header (addresses, upper-layer length, next header) and the
+    // whole datagram (RFC 8200 section 8.1).
+    t.sum = checksum_add(0, ip + 8, 32) + udp_len + kIpProtoUdp;
+    t.sum = checksum_add(t.sum, udp, udp_len);
+  }
+  return t;
+}
+
+void Generator::patch(Template& t, uint32_t flow, uint64_t seq, uint64_t send_time_ns) const {
+  uint8_t* f = t.bytes.data();
+  uint32_t udp_off = udp_offset(opts_.ip_version);
+  uint8_t* udp = f + udp_off;
+  uint8_t* stamp = udp + kUdpBytes;
+  store_be16(udp, uint16_t(opts_.src_port_base + flow % kSrcPortSpread));
+  encode_stamp(stamp, Stamp{Stamp::make_flow_seq(flow, seq), send_time_ns});
+  if (opts_.ip_version == 4) {
+    uint8_t* ip = f + kEthBytes;
+    store_be32(ip + 12, src_ip_base_ + flow);
+    store_be32(ip + 16, dst_ip_base_ + flow);
+    store_be16(ip + 10, checksum_finish(checksum_add(t.sum, ip + 12, 8)));
+  } else {
+    uint8_t* ip = f + kEthBytes;
+    store_be32(ip + 20, src_ip_base_ + flow);
+    store_be32(ip + 36, dst_ip_base_ + flow);
+    uint64_t sum = checksum_add(t.sum, ip + 20, 4);
+    sum = checksum_add(sum, ip + 36, 4);
+    sum = checksum_add(sum, udp, 2);
+    sum = checksum_add(sum, stamp, kStampBytes);
+    uint16_t csum = checksum_finish(sum);
+    // 0 means "no checksum", which IPv6 forbids; all-ones is the same value in one's complement.
+    store_be16(udp + 6, csum ? csum : 0xffff);
+  }
+}
+
+void Generator::start(uint64_t start_ns) { start_ns_ = start_ns; }
+
+bool Generator::next(Frame& out) {
+  if (opts_.count && counters_.frames >= opts_.count) return false;
+  // From the index or the cumulative bytes, never by adding rounded steps, so nothing drifts.
+  double offset = ns_per_frame_ > 0 ? double(counters_.frames) * ns_per_frame_
+                                    : double(cum_l1_bytes_) * ns_per_l1_byte_;
+  uint64_t offset_ns = uint64_t(std::llround(offset));
+  if (opts_.duration_ns && offset_ns >= opts_.duration_ns) return false;
+
+  Template& t = templates_[cycle_[cycle_pos_]];
+  uint32_t flow = next_flow_;
+  uint64_t time_ns = start_ns_ + offset_ns;
+  patch(t, flow, sent_per_flow_[flow]++, time_ns);
+  out = Frame{t.bytes.data(), uint32_t(t.bytes.size()), time_ns};
+
+  if (++cycle_pos_ == cycle_.size()) cycle_pos_ = 0;
+  if (++next_flow_ == opts_.flows) next_flow_ = 0;
+  cum_l1_bytes_ += l1_bytes(out.len);
+  counters_.frames++;
+  counters_.bytes += out.len;
+  return true;
+}
+
+SourceCounters Generator::counters() const { return counters_; }
+
+std::string Generator::describe() const {
+  std::string sizes = opts_.imix ? "IMIX" : fmt::format("{} B", fmt::join(opts_.sizes, "/"));
+  std::string rate = ns_per_frame_ > 0 ? fmt::format("{} pps", opts_.rate_pps)
+                                       : fmt::format("{} Gbit/s (L1)", 8 / ns_per_l1_byte_);
+  std::string s = fmt::format("generator: UDP/IPv{}, {}, {} flow(s), {}{}", opts_.ip_version, sizes,
+                              opts_.flows, rate, clamped_ ? " (clamped to line rate)" : "");
+  if (opts_.count) s += fmt::format(", {} frames", opts_.count);
+  if (opts_.duration_ns) s += fmt::format(", {} ns", opts_.duration_ns);
+  return s;
+}
+
+}  // namespace gnf::wire

@@ -1,0 +1,51 @@
+// A log-linear latency histogram over nanoseconds (HDR-histogram style).
+//
+// Values below 2048 ns have a bucket each. Above, every power-of-two range [2^e, 2^(e+1)) is
+// split into 1024 equal buckets, so a bucket is never wider than 1/1024 of the values in it.
+// Count, min, max, mean and standard deviation are exact (kept beside the buckets).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace gnf::wire {
+
+class LatencyHistogram {
+ public:
+  void record(uint64_t ns);
+  // Adds all of `other`'s values, as if they had been recorded here.
+  void merge(const LatencyHistogram& other);
+
+  uint64_t count() const { return count_; }
+  uint64_t min() const { return count_ ? min_ : 0; }  // 0 when empty, like max/mean/stddev
+  uint64_t max() const { return max_; }
+  double mean() const;
+  double stddev() const;  // population standard deviation (divides by count)
+
+  // The q-th percentile, q in [0, 100] (rounded to 1e-7), by the nearest-rank rule: the value
+  // of rank ceil(q/100 * count) in sorted order (at least rank 1). The answer is the highest value of
+  // that value's bucket, but never more than max(): exact below 2048 ns, at most 1/1024 high
+  // above. percentile(0) == min() and percentile(100) == max() exactly. 0 when empty.
+  uint64_t percentile(double q) const;
+
+  // Nonzero buckets in increasing order: (lowest value of the bucket, count), e.g. for JSON.
+  std::vector<std::pair<uint64_t, uint64_t>> buckets() const;
+
+ private:
+  static size_t bucket_of(uint64_t ns);
+  static uint64_t bucket_low(size_t bucket);
+  static uint64_t bucket_high(size_t bucket);
+
+  std::vector<uint64_t> counts_;  // grown to the highest bucket used
+  uint64_t count_ = 0;
+  uint64_t min_ = UINT64_MAX;
+  uint64_t max_ = 0;
+  unsigned __int128 sum_ = 0;  // exact: 2^64 values below 2^64 cannot overflow it
+  // Welford's running mean and sum of squared deviations; long double keeps the variance
+  // accurate even when the mean is large and the spread small (µs latency, ns jitter).
+  long double welford_mean_ = 0;
+  long double m2_ = 0;
+};
+
+}  // namespace gnf::wire

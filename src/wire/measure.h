@@ -1,0 +1,57 @@
+// The measuring end of a test: a sink that reads the generator's stamps back and accounts for
+// latency, loss, duplication and reordering (RFC 4737) per flow.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "wire/latency_histogram.h"
+#include "wire/reorder_tracker.h"
+#include "wire/wire.h"
+
+namespace gnf::wire {
+
+struct MeasureReport {
+  uint64_t received = 0;    // stamped frames, first copies only
+  uint64_t foreign = 0;     // frames without a stamp
+  uint64_t duplicates = 0;  // further copies of a stamped frame
+  uint64_t reordered = 0;   // RFC 4737 reordered frames
+  uint64_t reorder_extent_max = 0;
+  uint64_t reorder_extent_sum = 0;  // mean extent = sum / reordered
+  uint64_t clock_skew = 0;  // delivered before their send time: left out of `latency`
+  // Indexed by flow id, up to the highest flow seen.
+  std::vector<uint64_t> received_per_flow;
+  std::vector<uint64_t> duplicates_per_flow;
+  std::vector<uint64_t> reordered_per_flow;
+  // Last bit delivered minus scheduled first bit sent, for first copies.
+  LatencyHistogram latency;
+
+  // Frames sent but never received, summed over flows; a flow that received more than was sent
+  // (someone else's traffic) counts 0, not less.
+  uint64_t loss(const std::vector<uint64_t>& sent_per_flow) const;
+};
+
+class MeasuringSink : public Sink {
+ public:
+  // Every frame is passed on to `inner` first when given (e.g. a PcapSink, so one port can be
+  // both recorded and measured); it is not owned. `duplicate_window` is per flow, see
+  // ReorderTracker. Not thread-safe: read report() from the delivering thread or after finish().
+  explicit MeasuringSink(Sink* inner = nullptr, uint32_t duplicate_window = 1u << 16);
+
+  void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override;
+  void finish() override;
+
+  MeasureReport report() const;
+
+ private:
+  Sink* inner_;
+  uint32_t duplicate_window_;
+  // Made on a flow's first frame: a stray stamp with a high flow id costs a pointer per flow
+  // below it, not a tracker.
+  std::vector<std::unique_ptr<ReorderTracker>> flows_;
+  uint64_t foreign_ = 0;
+  uint64_t clock_skew_ = 0;
+  LatencyHistogram latency_;
+};
+
+}  // namespace gnf::wire

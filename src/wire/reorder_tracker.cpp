@@ -1,0 +1,93 @@
+#include "wire/reorder_tracker.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace gnf::wire {
+
+ReorderTracker::ReorderTracker(uint32_t duplicate_window)
+    : seen_bits_(std::bit_ceil(std::max(duplicate_window, 64u)) / 64),
+      window_mask_(seen_bits_.size() * 64 - 1) {}
+
+ReorderTracker::Verdict ReorderTracker::arrive(uint64_t seq) {
+  if (seq >= next_exp_) {
+    advance_window(seq);
+    add_record(arrivals_, seq);
+    next_exp_ = seq + 1;
+    arrivals_++;
+    return {};
+  }
+  if (next_exp_ - seq <= window_mask_ + 1) {
+    if (seen(seq)) {
+      duplicates_++;
+      return {Order::Duplicate};
+    }
+    mark(seq);
+  }
+  uint64_t e = extent(arrivals_, seq);
+  arrivals_++;
+  reordered_++;
+  extent_sum_ += e;
+  extent_max_ = std::max(extent_max_, e);
+  return {Order::Reordered, e};
+}
+
+bool ReorderTracker::seen(uint64_t seq) const {
+  uint64_t bit = seq & window_mask_;
+  return seen_bits_[bit / 64] >> (bit % 64) & 1;
+}
+
+void ReorderTracker::mark(uint64_t seq) {
+  uint64_t bit = seq & window_mask_;
+  seen_bits_[bit / 64] |= uint64_t(1) << (bit % 64);
+}
+
+// Sequence numbers next_exp_ .. seq enter the window and take the bits of those that leave it.
+void ReorderTracker::advance_window(uint64_t seq) {
+  if (seq - next_exp_ > window_mask_) {
+    std::fill(seen_bits_.begin(), seen_bits_.end(), 0);
+  } else {
+    for (uint64_t s = next_exp_; s < seq; ++s) seen_bits_[(s & window_mask_) / 64] &= ~(uint64_t(1) << (s % 64));
+  }
+  mark(seq);
+}
+
+void ReorderTracker::add_record(uint64_t index, uint64_t seq) {
+  if (!runs_.empty() && runs_.back().index + runs_.back().len == index && runs_.back().seq + runs_.back().len == seq) {
+    runs_.back().len++;
+  } else {
+    runs_.push_back({index, seq, 1});
+  }
+  // Keep arrivals index - kExtentWindow + 1 .. index: an extent that needs an older one is at
+  // least kExtentWindow, which is what extent() then reports.
+  if (index < kExtentWindow) return;
+  uint64_t oldest = index - kExtentWindow + 1;
+  while (runs_.front().index + runs_.front().len <= oldest) {
+    dropped_max_seq_ = runs_.front().seq + runs_.front().len - 1;
+    dropped_any_ = true;
+    runs_.pop_front();
+  }
+  Run& front = runs_.front();
+  if (front.index < oldest) {
+    uint64_t k = oldest - front.index;
+    dropped_max_seq_ = front.seq + k - 1;
+    dropped_any_ = true;
+    front.index += k;
+    front.seq += k;
+    front.len -= k;
+  }
+}
+
+// For seq < NextExp - 1 (NextExp - 1 itself is always caught as a duplicate), the newest record
+// has a higher sequence number, so the search below always finds a run.
+uint64_t ReorderTracker::extent(uint64_t index, uint64_t seq) const {
+  if (dropped_any_ && dropped_max_seq_ > seq) return kExtentWindow;
+  auto run = std::partition_point(runs_.begin(), runs_.end(),
+                                  [seq](const Run& r) { return r.seq + r.len - 1 <= seq; });
+  uint64_t first_above = std::max(run->seq, seq + 1);
+  uint64_t j = run->index + (first_above - run->seq);
+  // Reordered arrivals add no records, so the kept ones may have aged past the window since.
+  return std::min(index - j, kExtentWindow);
+}
+
+}  // namespace gnf::wire

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include "ctl/config.h"
+#include "util/error.h"
+
+using namespace gnf;
+
+namespace {
+
+// The message of the UserError that parsing `text` throws, or "" if it parses.
+std::string error_of(const std::string& text) {
+  try {
+    ctl::Config c = ctl::parse_config(text, "/etc/gnf/test.toml");
+    ctl::validate(c);
+    nf::NfContext context;
+    context.ports = uint16_t(c.ports.size());
+    nf::NfChain chain(c.nfs, context);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kValid = R"(
+path = "cpu"
+duration = 2.5
+
+[driver]
+rx_ring = 1024
+burst = 64
+tx_completion = "head"
+
+[[port]]
+name = "wan"
+speed = 100
+queues = 4
+rx_buffer_kib = 256
+mac = "02:aa:bb:cc:dd:ee"
+[port.source]
+type = "generator"
+size = [64, 1518]
+flows = 16
+rate_gbps = 40
+[port.sink]
+pcap = "out.pcap"
+
+[[port]]
+name = "lan"
+speed = 100
+queues = 4
+
+[[nf]]
+type = "l2fwd"
+mode = "pairs"
+mac = "swap"
+)";
+
+}  // namespace
+
+TEST(Config, AValidFileFillsEveryLayersOptions) {
+  ctl::Config c = ctl::parse_config(kValid, "/etc/gnf/test.toml");
+  ctl::validate(c);
+  ASSERT_EQ(c.ports.size(), 2u);
+  EXPECT_EQ(c.duration_s, 2.5);
+  EXPECT_EQ(c.driver.rx_ring_size, 1024u);
+  EXPECT_EQ(c.driver.burst, 64u);
+  EXPECT_EQ(c.driver.tx_completion, driver::TxCompletion::HeadRegister);
+  const ctl::PortSpec& wan = c.ports[0];
+  EXPECT_EQ(wan.nic.name, "wan");
+  EXPECT_EQ(wan.nic.speed_gbps, 100u);
+  EXPECT_EQ(wan.nic.rx_queues, 4u);
+  EXPECT_EQ(wan.nic.rx_buffer_bytes, 256u * 1024);
+  EXPECT_EQ(wan.nic.mac[1], 0xaa);
+  EXPECT_EQ(wan.nic.rss.reta[5], 1);
+  EXPECT_EQ(wan.source.kind, ctl::SourceSpec::Kind::Generator);
+  EXPECT_EQ(wan.source.generator.sizes, (std::vector<uint32_t>{64, 1518}));
+  EXPECT_EQ(wan.source.generator.line_gbps, 100);
+  EXPECT_EQ(wan.sink.pcap_file, "/etc/gnf/out.pcap");  // relative to the config file
+  ASSERT_EQ(c.nfs.size(), 1u);
+  EXPECT_EQ(c.nfs[0].type, "l2fwd");
+  EXPECT_EQ(error_of(kValid), "");
+}
+
+TEST(Config, AnUnknownKeyIsAnErrorNamingFileLineAndKey) {
+  std::string text = "[[port]]\nspeed = 10\nqueus = 4\n";
+  EXPECT_EQ(error_of(text), "/etc/gnf/test.toml:3: port[0].queus: unknown key");
+}
+
+TEST(Config, AnUnsupportedSpeedNamesTheKey) {
+  EXPECT_EQ(error_of("[[port]]\n\nspeed = 11\n"),
+            "/etc/gnf/test.toml:3: port[0].speed: supported speeds are 10, 25, 40, 100, 200 and 400 (Gbit/s)");
+}
+
+TEST(Config, AWrongTypeNamesTheKey) {
+  EXPECT_EQ(error_of("[[port]]\nqueues = \"four\"\n"), "/etc/gnf/test.toml:2: port[0].queues: expected an integer");
+}
+
+TEST(Config, ABadMacAddressIsRejected) {
+  EXPECT_EQ(error_of("[[port]]\nmac = \"02:00:00:00:00\"\n"),
+            "/etc/gnf/test.toml:2: port[0].mac: expected a MAC address like \"02:00:00:00:00:01\"");
+}
+
+TEST(Config, ASyntaxErrorNamesTheLine) {
+  std::string message = error_of("[[port]]\nspeed = = 10\n");
+  EXPECT_EQ(message.rfind("/etc/gnf/test.toml:2: ", 0), 0u) << message;
+}
+
+TEST(Config, AnUnknownNfParameterNamesItsLine) {
+  std::string text = "[[port]]\n[[nf]]\ntype = \"l2fwd\"\nmoed = \"reflect\"\n";
+  EXPECT_EQ(error_of(text), "/etc/gnf/test.toml:4: nf[0].moed: unknown parameter");
+}
+
+TEST(Config, AnUnknownNfTypeIsRejected) {
+  std::string text = "[[port]]\n[[nf]]\ntype = \"l9fwd\"\n";
+  EXPECT_EQ(error_of(text), "/etc/gnf/test.toml:3: nf[0].type: unknown NF 'l9fwd' (known: l2fwd)");
+}
+
+TEST(Config, ABadNfChoiceListsTheAllowedValues) {
+  std::string text = "[[port]]\n[[nf]]\ntype = \"l2fwd\"\nmac = \"flip\"\n";
+  EXPECT_EQ(error_of(text), "/etc/gnf/test.toml:4: nf[0].mac: 'flip' is not one of: none, swap, rewrite");
+}
+
+TEST(Config, PortsMustAgreeOnQueueCounts) {
+  std::string text = "[[port]]\nqueues = 2\n[[port]]\nqueues = 4\n";
+  EXPECT_NE(error_of(text).find("same number of rx and tx queues"), std::string::npos);
+}
+
+TEST(Config, APcapSourceNeedsAFile) {
+  EXPECT_EQ(error_of("[[port]]\n[port.source]\ntype = \"pcap\"\n"),
+            "/etc/gnf/test.toml:2: port[0].source.file: a pcap source needs a file");
+}
+
+TEST(Config, RingSizesMustBeMultiplesOfEight) {
+  EXPECT_EQ(error_of("[driver]\nrx_ring = 100\n[[port]]\n"),
+            "/etc/gnf/test.toml:2: driver.rx_ring: must be a multiple of 8 (the ring length in bytes is a multiple of 128)");
+}
+
+TEST(Config, AMissingFileIsAClearError) {
+  EXPECT_THROW(ctl::load_config("/nonexistent/gnf.toml"), UserError);
+}

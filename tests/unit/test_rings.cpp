@@ -1,0 +1,181 @@
+// The NIC model and the CPU driver together, stepped by hand: rings, head/tail rules, drops,
+// slot accounting and counters.
+#include <gtest/gtest.h>
+
+#include "harness.h"
+#include "wire/generator.h"
+
+using namespace gnf;
+using gnf::test::plane_sum;
+using gnf::test::Rig;
+using gnf::test::VectorSource;
+
+namespace {
+
+std::vector<std::vector<uint8_t>> numbered_frames(uint32_t count, uint32_t flows = 1, uint32_t len = 60) {
+  std::vector<std::vector<uint8_t>> frames;
+  for (uint32_t i = 0; i < count; ++i) frames.push_back(test::udp_frame(len, uint16_t(1000 + i % flows), i));
+  return frames;
+}
+
+driver::DriverOptions small_rings(uint32_t entries = 16) {
+  driver::DriverOptions d;
+  d.rx_ring_size = d.tx_ring_size = entries;
+  d.burst = 4;
+  return d;
+}
+
+void expect_every_slot_in_one_place(const Rig& rig) {
+  for (const auto& plane : rig.planes) {
+    driver::SlotAudit a = plane->audit();
+    EXPECT_TRUE(a.consistent()) << "free " << a.free << " rx " << a.in_rx_rings << " tx " << a.in_tx_rings
+                                << " capacity " << a.capacity << " duplicates " << a.duplicates;
+  }
+}
+
+}  // namespace
+
+TEST(Rings, PacketsWrapTheRingsManyTimesAndLeaveInOrderByteForByte) {
+  auto frames = numbered_frames(16 * 40);
+  Rig rig(std::make_unique<VectorSource>(frames), nic::PortOptions{}, small_rings());
+  rig.run_to_completion();
+  ASSERT_EQ(rig.sink.frames.size(), frames.size());
+  for (size_t i = 0; i < frames.size(); ++i) ASSERT_EQ(rig.sink.frames[i], frames[i]) << "frame " << i;
+  expect_every_slot_in_one_place(rig);
+}
+
+TEST(Rings, TheNicNeverMovesTheHeadOntoTheTail) {
+  // The driver never polls: the NIC fills every descriptor it was given (all but one) and then
+  // drops, with DROP_EN, for lack of descriptors.
+  Rig rig(std::make_unique<VectorSource>(numbered_frames(100)), nic::PortOptions{}, small_rings());
+  for (int i = 0; i < 10'000; ++i) {
+    rig.now_ns += 100;
+    rig.port->poll(rig.now_ns);
+  }
+  const auto& regs = rig.port->regs().rx[0];
+  EXPECT_EQ(regs.RDH, regs.RDT);
+  EXPECT_EQ(rig.port->counters().rx_good_packets.get(), 15u);
+  EXPECT_EQ(rig.port->counters().rx_no_desc_drop.get(), 85u);
+  EXPECT_EQ(rig.port->counters().rx_queue_drops[0].get(), 85u);
+}
+
+TEST(Rings, WithoutDropEnAStalledQueueBlocksTheWholePortAndOverflowsTheBuffer) {
+  nic::PortOptions port;
+  port.rx_queues = port.tx_queues = 2;
+  port.rx_buffer_bytes = 16 * 1024;
+  driver::DriverOptions d = small_rings();
+  d.drop_en = false;
+  Rig rig(std::make_unique<VectorSource>(numbered_frames(2000, 64)), port, d);
+  // Only plane 1 is served; plane 0's ring fills and its next frame blocks queue 1 too.
+  for (int i = 0; i < 20'000; ++i) {
+    rig.now_ns += 100;
+    rig.port->poll(rig.now_ns);
+    rig.planes[1]->poll(rig.now_ns);
+  }
+  const auto& c = rig.port->counters();
+  EXPECT_EQ(c.rx_no_desc_drop.get(), 0u);
+  EXPECT_GE(c.rx_no_desc_stall.get(), 1u);
+  EXPECT_GT(c.rx_missed.get(), 0u);
+  EXPECT_EQ(c.rx_queue_packets[0].get(), 15u);
+  // Queue 1 got little: everything behind the blocking frame waited, then overflowed.
+  EXPECT_LT(c.rx_queue_packets[1].get(), 100u);
+}
+
+TEST(Rings, WithDropEnAStalledQueueOnlyLosesItsOwnPackets) {
+  nic::PortOptions port;
+  port.rx_queues = port.tx_queues = 2;
+  port.rx_buffer_bytes = 16 * 1024;
+  Rig rig(std::make_unique<VectorSource>(numbered_frames(2000, 64)), port, small_rings());
+  for (int i = 0; i < 20'000; ++i) {
+    rig.now_ns += 100;
+    rig.port->poll(rig.now_ns);
+    rig.planes[1]->poll(rig.now_ns);
+  }
+  const auto& c = rig.port->counters();
+  EXPECT_EQ(c.rx_missed.get(), 0u);
+  EXPECT_EQ(c.rx_queue_packets[0].get(), 15u);
+  EXPECT_EQ(c.rx_queue_drops[1].get(), 0u);
+  EXPECT_EQ(c.rx_queue_packets[0].get() + c.rx_queue_drops[0].get() + c.rx_queue_packets[1].get(), 2000u);
+}
+
+TEST(Rings, EveryTxCompletionModeReturnsEverySlot) {
+  for (auto mode : {driver::TxCompletion::HeadRegister, driver::TxCompletion::HeadWriteback,
+                    driver::TxCompletion::DescWriteback}) {
+    driver::DriverOptions d = small_rings();
+    d.tx_completion = mode;
+    auto frames = numbered_frames(1000);
+    Rig rig(std::make_unique<VectorSource>(frames), nic::PortOptions{}, d);
+    rig.run_to_completion();
+    EXPECT_EQ(rig.sink.frames.size(), frames.size()) << int(mode);
+    for (auto& plane : rig.planes) plane->poll(rig.now_ns);  // reclaim the last completions
+    expect_every_slot_in_one_place(rig);
+    driver::SlotAudit a = rig.planes[0]->audit();
+    EXPECT_EQ(a.in_tx_rings, 0u) << int(mode);
+  }
+}
+
+TEST(Rings, TailBatchingWritesTheTailsLessOftenWithoutLosingPackets) {
+  auto run = [](uint32_t batch) {
+    driver::DriverOptions d = small_rings(64);
+    d.rx_tail_batch = d.tx_tail_batch = batch;
+    d.burst = 1;
+    Rig rig(std::make_unique<VectorSource>(numbered_frames(2000)), nic::PortOptions{}, d);
+    rig.run_to_completion(1, 50);  // under one arrival per driver round: no drops
+    EXPECT_EQ(rig.sink.frames.size(), 2000u);
+    return plane_sum(rig, &driver::PlaneCounters::tail_writes);
+  };
+  uint64_t every = run(1), batched = run(8);
+  EXPECT_GE(every, 2 * 2000u);
+  EXPECT_LE(batched, every / 4);
+}
+
+TEST(Rings, RuntsAndOversizeFramesAreCountedAndDroppedAtTheMac) {
+  std::vector<std::vector<uint8_t>> frames = {std::vector<uint8_t>(59, 1), test::udp_frame(60, 1, 1),
+                                              std::vector<uint8_t>(1515, 2), std::vector<uint8_t>(0),
+                                              test::udp_frame(1514, 2, 2)};
+  Rig rig(std::make_unique<VectorSource>(frames), nic::PortOptions{}, small_rings());
+  rig.run_to_completion();
+  EXPECT_EQ(rig.port->counters().rx_runt.get(), 2u);
+  EXPECT_EQ(rig.port->counters().rx_oversize.get(), 1u);
+  EXPECT_EQ(rig.sink.frames.size(), 2u);
+}
+
+TEST(Rings, TenMillionPacketsWithDropsLoseOrDoubleNoSlotAndCountersAddUp) {
+  // Port 0 (100G, 4 queues) receives 10 M frames and l2fwd sends them all to port 1 (10G):
+  // - the NIC polls 40 times per driver round, so rx rings overflow (no-descriptor drops);
+  // - port 1's line is 10x slower than the arrivals, so its tx rings fill (tx_ring_full drops).
+  wire::GeneratorOptions g;
+  g.flows = 256;
+  g.count = 10'000'000;
+  g.line_gbps = 100;
+  nic::PortOptions fast, slow;
+  fast.speed_gbps = 100;
+  slow.speed_gbps = 10;
+  fast.rx_queues = fast.tx_queues = slow.rx_queues = slow.tx_queues = 4;
+  slow.tx_buffer_bytes = 16 * 1024;
+  driver::DriverOptions d;
+  d.rx_ring_size = d.tx_ring_size = 64;
+  d.burst = 16;
+  std::vector<std::unique_ptr<wire::Source>> sources;
+  sources.push_back(std::make_unique<wire::Generator>(g));
+  sources.push_back(nullptr);
+  nf::Params params;
+  params.set("mode", nf::ParamValue{std::string("to"), 0});
+  params.set("to_port", nf::ParamValue{int64_t(1), 0});
+  Rig rig(std::move(sources), {fast, slow}, d, {nf::NfSpec{"l2fwd", params}});
+  rig.sinks[1]->keep = false;
+  rig.run_to_completion(40, 20);
+
+  uint64_t offered = rig.source->counters().frames;
+  ASSERT_EQ(offered, 10'000'000u);
+  const auto& in = rig.ports[0]->counters();
+  const auto& out = rig.ports[1]->counters();
+  EXPECT_GT(in.rx_no_desc_drop.get(), 0u);
+  EXPECT_GT(plane_sum(rig, &driver::PlaneCounters::tx_ring_full), 0u);
+  EXPECT_GT(out.tx_good_packets.get(), 0u);
+  uint64_t drops = in.rx_missed.get() + in.rx_no_desc_drop.get() + plane_sum(rig, &driver::PlaneCounters::tx_ring_full) +
+                   plane_sum(rig, &driver::PlaneCounters::nf_drops);
+  EXPECT_EQ(offered, out.tx_good_packets.get() + drops);
+  EXPECT_EQ(rig.sinks[1]->count, out.tx_good_packets.get());
+  expect_every_slot_in_one_place(rig);
+}
