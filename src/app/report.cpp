@@ -177,6 +177,10 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                       {"duplicates", a.duplicates},
                       {"consistent", a.consistent()}});
   j["slots"] = audits;
+  json threads = json::array();
+  for (const auto& t : pipeline.thread_cpu())
+    threads.push_back({{"role", t.role}, {"cpu_s", t.cpu_s}, {"busy_s", t.busy_s}});
+  j["threads"] = threads;
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "mem/cuda_alloc.h"
 #include "util/error.h"
 
 namespace gnf::mem {
@@ -19,14 +20,22 @@ std::string_view domain_name(Domain d) {
 }
 
 Block::Block(Domain domain, size_t bytes) : domain_(domain) {
-  if (domain != Domain::Host) {
-    // Pinned and device blocks are made by the CUDA build (mem/cuda_block.cu).
-    throw UserError("memory domain '" + std::string(domain_name(domain)) + "' needs the CUDA build");
-  }
   size_t rounded = (bytes + 4095) & ~size_t(4095);
-  data_ = static_cast<uint8_t*>(std::aligned_alloc(4096, rounded));
-  if (!data_) throw std::bad_alloc();
-  std::memset(data_, 0, rounded);
+  switch (domain) {
+    case Domain::Host:
+      data_ = static_cast<uint8_t*>(std::aligned_alloc(4096, rounded));
+      if (!data_) throw std::bad_alloc();
+      std::memset(data_, 0, rounded);
+      break;
+    case Domain::HostPinned:
+      data_ = alloc_host_pinned(rounded);
+      std::memset(data_, 0, rounded);
+      break;
+    case Domain::Device:
+      data_ = alloc_device(rounded);
+      zero_fill(data_, rounded);
+      break;
+  }
   size_ = bytes;
 }
 
@@ -46,7 +55,13 @@ Block& Block::operator=(Block&& other) noexcept {
 }
 
 void Block::release() {
-  if (data_) std::free(data_);
+  if (data_) {
+    switch (domain_) {
+      case Domain::Host: std::free(data_); break;
+      case Domain::HostPinned: free_host_pinned(data_); break;
+      case Domain::Device: free_device(data_); break;
+    }
+  }
   data_ = nullptr;
   size_ = 0;
 }

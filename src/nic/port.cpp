@@ -33,6 +33,7 @@ Port::Port(const PortOptions& options, DmaEngine& dma, wire::Source* source, wir
       source_(source),
       sink_(sink),
       regs_(std::make_unique<PortRegs>()),
+      rss_table_(std::make_unique<ToeplitzTable>(options.rss.key)),
       rx_buffer_(options.rx_buffer_bytes, options.max_frame_bytes),
       rx_line_(options.speed_gbps),
       tx_line_(options.speed_gbps),
@@ -49,14 +50,14 @@ void Port::start(uint64_t now_ns) {
   if (source_) source_->start(now_ns);
 }
 
-bool Port::poll(uint64_t now_ns) {
-  uint64_t now_ps = now_ns * 1000;
-  bool moved = admit_arrivals(now_ps);
+bool Port::poll_rx(uint64_t now_ns) {
+  bool moved = admit_arrivals(now_ns * 1000);
   moved |= dma_to_rx_rings();
-  moved |= transmit(now_ps);
   rx_drained_.store(source_done_ && !have_pending_ && rx_buffer_.frames() == 0, std::memory_order_release);
   return moved;
 }
+
+bool Port::poll_tx(uint64_t now_ns) { return transmit(now_ns * 1000); }
 
 bool Port::next_source_frame() {
   if (source_done_) return false;
@@ -83,7 +84,7 @@ bool Port::admit_arrivals(uint64_t now_ps) {
     } else if (frame.len > options_.max_frame_bytes) {
       counters_.rx_oversize.add();
     } else {
-      RssResult rss = rss_classify(options_.rss, frame.data, frame.len);
+      RssResult rss = rss_classify(options_.rss, *rss_table_, frame.data, frame.len);
       RxRecord record{};
       record.len = frame.len;
       record.queue = rss.queue;

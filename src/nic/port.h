@@ -73,7 +73,15 @@ class Port {
   // Starts the wire clocks and the source at `now_ns`.
   void start(uint64_t now_ns);
   // One round of NIC work at time `now_ns`. Returns true if anything moved.
-  bool poll(uint64_t now_ns);
+  bool poll(uint64_t now_ns) {
+    bool moved = poll_rx(now_ns);
+    return poll_tx(now_ns) || moved;
+  }
+  // The two directions share no state, so two NIC-model threads may run them side by side:
+  // wire in + rx DMA ...
+  bool poll_rx(uint64_t now_ns);
+  // ... and tx DMA + wire out.
+  bool poll_tx(uint64_t now_ns);
   // Takes no more frames from the source (Ctrl-C, end of a timed run). Thread-safe.
   void stop_source() { source_stopped_.store(true, std::memory_order_relaxed); }
 
@@ -93,6 +101,7 @@ class Port {
   wire::Source* source_;
   wire::Sink* sink_;
   std::unique_ptr<PortRegs> regs_;
+  std::unique_ptr<ToeplitzTable> rss_table_;
   RxPacketBuffer rx_buffer_;
   LineClock rx_line_;
   LineClock tx_line_;

@@ -119,7 +119,21 @@ void fill_reta_round_robin(RssConfig& cfg, unsigned num_queues) {
   for (size_t i = 0; i < cfg.reta.size(); ++i) cfg.reta[i] = uint8_t(i % num_queues);
 }
 
-RssResult rss_classify(const RssConfig& cfg, const uint8_t* frame, uint32_t len) {
+ToeplitzTable::ToeplitzTable(const std::array<uint8_t, kRssKeyBytes>& key) {
+  uint8_t input[kRssMaxInputBytes] = {};
+  for (size_t i = 0; i < kRssMaxInputBytes; ++i) {
+    for (unsigned b = 0; b < 256; ++b) {
+      input[i] = uint8_t(b);
+      table[i][b] = toeplitz_hash(key.data(), key.size(), input, i + 1);
+    }
+    input[i] = 0;
+  }
+}
+
+namespace {
+
+template <typename HashFn>
+RssResult classify(const RssConfig& cfg, const uint8_t* frame, uint32_t len, HashFn hash_fn) {
   const RssResult no_hash{};  // hash 0, queue 0, Type::None
 
   if (len < kEthHeaderBytes) return no_hash;
@@ -173,10 +187,22 @@ RssResult rss_classify(const RssConfig& cfg, const uint8_t* frame, uint32_t len)
   }
 
   RssResult r;
-  r.hash = toeplitz_hash(cfg.key.data(), cfg.key.size(), input, n);
+  r.hash = hash_fn(input, n);
   r.queue = cfg.reta[r.hash & (kRssRetaEntries - 1)];  // 7.1.2.8.2: the 7 LSBs index RETA
   r.type = type;
   return r;
+}
+
+}  // namespace
+
+RssResult rss_classify(const RssConfig& cfg, const uint8_t* frame, uint32_t len) {
+  return classify(cfg, frame, len, [&](const uint8_t* input, size_t n) {
+    return toeplitz_hash(cfg.key.data(), cfg.key.size(), input, n);
+  });
+}
+
+RssResult rss_classify(const RssConfig& cfg, const ToeplitzTable& table, const uint8_t* frame, uint32_t len) {
+  return classify(cfg, frame, len, [&](const uint8_t* input, size_t n) { return table.hash(input, n); });
 }
 
 }  // namespace gnf::nic

@@ -1,6 +1,9 @@
 #include "path/pipeline.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <cstdio>
+#include <time.h>
 
 #include <fmt/format.h>
 
@@ -15,6 +18,14 @@ namespace {
 // Poll-mode threads spin; after this many empty rounds they yield the core once, so that a small
 // machine (CI has 2 cores) still makes progress with more threads than cores.
 constexpr int kIdleRoundsBeforeYield = 64;
+
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+void name_thread(const std::string& name) { pthread_setname_np(pthread_self(), name.substr(0, 15).c_str()); }
 
 std::unique_ptr<wire::Source> make_source(const ctl::SourceSpec& spec) {
   switch (spec.kind) {
@@ -81,9 +92,13 @@ void Pipeline::start() {
   uint64_t now = now_ns();
   for (auto& port : ports_) port->start(now);
 
-  uint32_t nic_count = std::min<uint32_t>(config_.nic_threads, uint32_t(ports_.size()));
-  std::vector<std::vector<nic::Port*>> nic_groups(nic_count);
-  for (size_t i = 0; i < ports_.size(); ++i) nic_groups[i % nic_count].push_back(ports_[i].get());
+  // Work items: each port's rx side, then each port's tx side, dealt out round robin.
+  std::vector<NicWork> work;
+  for (auto& port : ports_) work.push_back({port.get(), true});
+  for (auto& port : ports_) work.push_back({port.get(), false});
+  uint32_t nic_count = std::min<uint32_t>(config_.nic_threads, uint32_t(work.size()));
+  std::vector<std::vector<NicWork>> nic_groups(nic_count);
+  for (size_t i = 0; i < work.size(); ++i) nic_groups[i % nic_count].push_back(work[i]);
 
   uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   uint32_t driver_count = config_.driver_threads;
@@ -92,37 +107,63 @@ void Pipeline::start() {
   std::vector<std::vector<driver::Plane*>> plane_groups(driver_count);
   for (size_t i = 0; i < planes_.size(); ++i) plane_groups[i % driver_count].push_back(planes_[i].get());
 
-  for (auto& group : nic_groups) nic_threads_.emplace_back(&Pipeline::nic_loop, this, group);
-  for (auto& group : plane_groups) driver_threads_.emplace_back(&Pipeline::driver_loop, this, group);
+  if (nic_count + driver_count >= cores + 1)
+    std::fprintf(stderr,
+                 "gnf: warning: %u poll-mode threads (%u NIC model, %u driver) on %u cores: they will compete for "
+                 "cores and rates will suffer\n",
+                 nic_count + driver_count, nic_count, driver_count, cores);
+  nic_cpu_.assign(nic_groups.size(), ThreadCpu{"nic", 0, 0});
+  driver_cpu_.assign(plane_groups.size(), ThreadCpu{"driver", 0, 0});
+  for (size_t i = 0; i < nic_groups.size(); ++i) nic_threads_.emplace_back(&Pipeline::nic_loop, this, nic_groups[i], i);
+  for (size_t i = 0; i < plane_groups.size(); ++i)
+    driver_threads_.emplace_back(&Pipeline::driver_loop, this, plane_groups[i], i);
 }
 
-void Pipeline::nic_loop(std::vector<nic::Port*> ports) {
+void Pipeline::nic_loop(std::vector<NicWork> work, size_t index) {
+  name_thread(fmt::format("gnf-nic{}", index));
   int idle = 0;
+  uint64_t busy_ns = 0;
   while (running_.load(std::memory_order_relaxed)) {
     uint64_t now = now_ns();
     bool moved = false;
-    for (nic::Port* port : ports) moved |= port->poll(now);
-    if (moved) idle = 0;
-    else if (++idle >= kIdleRoundsBeforeYield) {
+    for (const NicWork& w : work) moved |= w.rx ? w.port->poll_rx(now) : w.port->poll_tx(now);
+    if (moved) {
+      idle = 0;
+      busy_ns += now_ns() - now;
+    } else if (++idle >= kIdleRoundsBeforeYield) {
       idle = 0;
       sched_yield();
     }
   }
+  nic_cpu_[index].cpu_s = thread_cpu_seconds();
+  nic_cpu_[index].busy_s = double(busy_ns) / 1e9;
 }
 
-void Pipeline::driver_loop(std::vector<driver::Plane*> planes) {
+void Pipeline::driver_loop(std::vector<driver::Plane*> planes, size_t index) {
+  name_thread(fmt::format("gnf-drv{}", index));
   int idle = 0;
+  uint64_t busy_ns = 0;
   while (running_.load(std::memory_order_relaxed)) {
     uint64_t now = now_ns();
     bool moved = false;
     for (driver::Plane* plane : planes) moved |= plane->poll(now);
-    if (moved) idle = 0;
-    else if (++idle >= kIdleRoundsBeforeYield) {
+    if (moved) {
+      idle = 0;
+      busy_ns += now_ns() - now;
+    } else if (++idle >= kIdleRoundsBeforeYield) {
       idle = 0;
       sched_yield();
     }
   }
   for (driver::Plane* plane : planes) plane->flush(now_ns());
+  driver_cpu_[index].cpu_s = thread_cpu_seconds();
+  driver_cpu_[index].busy_s = double(busy_ns) / 1e9;
+}
+
+std::vector<Pipeline::ThreadCpu> Pipeline::thread_cpu() const {
+  std::vector<ThreadCpu> out = nic_cpu_;
+  out.insert(out.end(), driver_cpu_.begin(), driver_cpu_.end());
+  return out;
 }
 
 void Pipeline::stop_sources() {

@@ -80,13 +80,28 @@ class Pipeline {
   std::vector<uint64_t> generated_per_flow() const;
   uint64_t host_frames() const { return host_frames_.load(); }
 
+  // Per thread, by role ("nic" or "driver"); complete after stop(). Poll-mode threads use their
+  // whole core (cpu_s ~ wall time), so busy_s counts only the rounds that moved packets: the
+  // time the work took, from which packets per busy core-second follow.
+  struct ThreadCpu {
+    std::string role;
+    double cpu_s;
+    double busy_s;
+  };
+  std::vector<ThreadCpu> thread_cpu() const;
+
   const ctl::Config& config() const { return config_; }
   uint32_t driver_thread_count() const { return uint32_t(driver_threads_.size()); }
   uint32_t nic_thread_count() const { return uint32_t(nic_threads_.size()); }
 
  private:
-  void nic_loop(std::vector<nic::Port*> ports);
-  void driver_loop(std::vector<driver::Plane*> planes);
+  // A NIC-model thread's share: one direction of one port.
+  struct NicWork {
+    nic::Port* port;
+    bool rx;
+  };
+  void nic_loop(std::vector<NicWork> work, size_t index);
+  void driver_loop(std::vector<driver::Plane*> planes, size_t index);
 
   ctl::Config config_;
   std::unique_ptr<nf::NfChain> chain_;
@@ -101,6 +116,8 @@ class Pipeline {
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> host_frames_{0};
   std::vector<std::thread> nic_threads_;
+  std::vector<ThreadCpu> nic_cpu_;     // written by each thread as it exits
+  std::vector<ThreadCpu> driver_cpu_;
   std::vector<std::thread> driver_threads_;
   bool started_ = false;
   bool stopped_ = false;

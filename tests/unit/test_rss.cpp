@@ -550,3 +550,14 @@ TEST(RssRobustness, RandomFramesAreClassifiedInBounds) {
 
 }  // namespace
 }  // namespace gnf::nic
+
+TEST(ToeplitzTable, GivesTheBitwiseHashForEveryInputLength) {
+  gnf::nic::ToeplitzTable table(gnf::nic::kDefaultRssKey);
+  std::mt19937 rng(3);
+  for (int round = 0; round < 2000; ++round) {
+    uint8_t input[gnf::nic::kRssMaxInputBytes];
+    size_t n = rng() % (gnf::nic::kRssMaxInputBytes + 1);
+    for (size_t i = 0; i < n; ++i) input[i] = uint8_t(rng());
+    ASSERT_EQ(table.hash(input, n), gnf::nic::toeplitz_hash(gnf::nic::kDefaultRssKey.data(), 40, input, n));
+  }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Packs what the GPU machine needs into a self-contained folder: the binaries built here, the
+# shared libraries they load that a bare Ubuntu 24.04 + CUDA 13 image lacks, configs, test data
+# and the bench scripts. Usage: scripts/bundle.sh [build-dir] [out-dir]   (default: build .bundle)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build}"
+out="${2:-.bundle}"
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests; do
+  [ -x "$build/$b" ] && cp "$build/$b" "$out/bin/"
+done
+# Everything ldd resolves except the C/C++ runtime, which the target has in newer versions.
+for b in "$out"/bin/*; do
+  ldd "$b" | awk '/=> \// {print $3}'
+done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+  while read -r lib; do cp -L "$lib" "$out/lib/"; done
+cp -r configs bench "$out/"
+mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
+cat > "$out/env.sh" <<'EOS'
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$here/bin:$PATH"
+EOS
+du -sh "$out"
