@@ -10,7 +10,7 @@ What the numbers mean:
   (wire in, RSS, DMA, wire out) usually saturates first: it is reported separately.
 - driver_mpps_per_busy_core: packets the driver handled per second of driver-thread time spent in
   rounds that moved packets (poll-mode threads spin, so their CPU time is the wall time).
-Usage: bench/cpu_l2fwd.py [--gnf build/gnf] [--runs 3] [--count 5000000] [--queues 1]
+Usage: bench/cpu_l2fwd.py [--gnf build/gnf] [--runs 3] [--count 5000000] [--queues 1] [--nic-threads 1]
 """
 import argparse
 import datetime
@@ -31,9 +31,9 @@ def cpu_model():
         pass
     return platform.processor()
 
-def one_run(gnf, count, queues, out_json):
+def one_run(gnf, count, queues, nic_threads, out_json):
     cmd = [gnf, "run", "--gen", "--size", "64", "--speed", "100", "--queues", str(queues), "--flows", "64",
-           "--count", str(count), "--json", out_json, "--quiet"]
+           "--count", str(count), "--nic-threads", str(nic_threads), "--json", out_json, "--quiet"]
     subprocess.run(cmd, check=True, timeout=600)
     j = json.load(open(out_json))
     port = j["ports"][0]
@@ -61,12 +61,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--count", type=int, default=5_000_000)
     ap.add_argument("--queues", type=int, default=1)
+    ap.add_argument("--nic-threads", type=int, default=1)
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     host = socket.gethostname().split(".")[0]
     out = a.out or os.path.join("bench", "results", f"{datetime.date.today()}-cpu-l2fwd-{host}")
     os.makedirs(out, exist_ok=True)
-    runs = [one_run(a.gnf, a.count, a.queues, os.path.join(out, f"run{i}.json")) for i in range(a.runs)]
+    runs = [one_run(a.gnf, a.count, a.queues, a.nic_threads, os.path.join(out, f"run{i}.json")) for i in range(a.runs)]
     def med(key):
         return statistics.median(r[key] for r in runs)
     summary = {

@@ -39,6 +39,7 @@ struct RunFlags {
   double stats_interval = 1.0;
   bool quiet = false;
   std::string path;
+  uint32_t nic_threads = 0, driver_threads = 0;
 };
 
 gnf::ctl::Config config_from_flags(const RunFlags& f) {
@@ -83,6 +84,8 @@ int run(const RunFlags& flags) {
   using namespace gnf;
   ctl::Config config = flags.config_file.empty() ? config_from_flags(flags) : ctl::load_config(flags.config_file);
   if (flags.duration > 0) config.duration_s = flags.duration;
+  if (flags.nic_threads) config.nic_threads = flags.nic_threads;
+  if (flags.driver_threads) config.driver_threads = flags.driver_threads;
   if (!flags.path.empty()) {
     static const std::map<std::string, ctl::PathKind> kinds = {
         {"cpu", ctl::PathKind::Cpu}, {"staged", ctl::PathKind::Staged}, {"bypass", ctl::PathKind::Bypass}, {"p2p", ctl::PathKind::P2p}};
@@ -179,6 +182,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--json", f.json_file, "Write the JSON summary to FILE ('-' for stdout)");
   run_cmd->add_option("--stats-interval", f.stats_interval, "Seconds between stats lines")->check(CLI::PositiveNumber);
   run_cmd->add_flag("-q,--quiet", f.quiet, "No stats lines");
+  run_cmd->add_option("--nic-threads", f.nic_threads, "NIC-model threads (a port's rx and tx sides may run apart)")->check(CLI::Range(1, 64));
+  run_cmd->add_option("--driver-threads", f.driver_threads, "Driver threads (each owns whole planes)")->check(CLI::Range(1, 64));
   // The single-port quick forms; a config file says all of this and more.
   auto group = "Single port without a config file";
   std::vector<CLI::Option*> port_opts = {
