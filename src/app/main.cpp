@@ -217,6 +217,9 @@ int main(int argc, char** argv) {
   } catch (const gnf::UserError& e) {
     std::fprintf(stderr, "gnf: error: %s\n", e.what());
     return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gnf: internal error: %s\n", e.what());
+    return 2;
   }
   return 0;
 }

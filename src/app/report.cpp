@@ -174,6 +174,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                       {"free", a.free},
                       {"in_rx_rings", a.in_rx_rings},
                       {"in_tx_rings", a.in_tx_rings},
+                      {"in_driver", a.in_driver},
                       {"duplicates", a.duplicates},
                       {"consistent", a.consistent()}});
   j["slots"] = audits;

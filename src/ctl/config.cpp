@@ -119,6 +119,7 @@ void parse_driver(TomlTable t, Config& c) {
                     : completion == "head-writeback" ? driver::TxCompletion::HeadWriteback
                                                      : driver::TxCompletion::DescWriteback;
   d.drop_en = t.get_bool("drop_en", true);
+  d.tx_full_wait = t.get_choice("tx_full", "drop", {"drop", "wait"}) == "wait";
   c.driver_threads = uint32_t(t.get_int("threads", 0, 0, kMaxQueues));
   if (d.pool_slots && d.pool_slots < d.rx_ring_size)
     t.fail("pool_slots", "must hold at least one slot per rx descriptor");

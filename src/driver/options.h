@@ -25,6 +25,9 @@ struct DriverOptions {
   // SRRCTL.DROP_EN for every rx queue: a queue without descriptors drops (and counts) its own
   // packets instead of stalling the whole port.
   bool drop_en = true;
+  // A forwarded packet that finds its tx ring full: dropped and counted (DPDK's usual tx_burst
+  // handling), or held until the NIC frees room (lossless; the rx side backs up instead).
+  bool tx_full_wait = false;
 
   uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }
 };

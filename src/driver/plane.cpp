@@ -40,10 +40,30 @@ Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverO
   }
   batch_.resize(options.burst);
   out_.resize(options.burst);
+  backlog_.resize(n_ports);
+}
+
+bool Plane::send_backlog(uint64_t now_ns) {
+  bool waiting = false;
+  for (uint32_t port = 0; port < backlog_.size(); ++port) {
+    std::deque<nf::PacketRef>& queue = backlog_[port];
+    if (queue.empty()) continue;
+    TxRing& tx = tx_[port];
+    tx.reclaim(options_, pool_ptrs_.data(), uint32_t(pool_ptrs_.size()));
+    uint32_t n = 0;
+    for (auto it = queue.begin(); it != queue.end() && n < out_.size(); ++it) out_[n++] = &*it;
+    uint32_t sent = tx.send(out_.data(), n, options_, now_ns);
+    counters_.tx_packets.add(sent);
+    queue.erase(queue.begin(), queue.begin() + sent);
+    tx.publish(options_, now_ns, true);
+    waiting |= !queue.empty();
+  }
+  return waiting;
 }
 
 bool Plane::poll(uint64_t now_ns) {
   bool moved = false;
+  if (send_backlog(now_ns)) return true;  // back-pressure: leave new packets in the rx rings
   for (uint16_t p = 0; p < rx_.size(); ++p) {
     uint64_t alloc_failures = 0;
     uint32_t n = rx_[p].receive(batch_.data(), options_.burst, p, now_ns, alloc_failures);
@@ -104,6 +124,11 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
     if (tx.entries - 1 - tx.in_use() < n) tx.reclaim(options_, pool_ptrs_.data(), uint32_t(pool_ptrs_.size()));
     uint32_t sent = tx.send(out_.data(), n, options_, now_ns);
     counters_.tx_packets.add(sent);
+    if (options_.tx_full_wait) {
+      // Lossless: the rest waits here, and the plane takes no new packets until it has left.
+      for (uint32_t i = sent; i < n; ++i) backlog_[port].push_back(*out_[i]);
+      continue;
+    }
     for (uint32_t i = sent; i < n; ++i) {
       release_slot(reinterpret_cast<uint64_t>(out_[i]->data), pool_ptrs_.data(), uint32_t(pool_ptrs_.size()));
       counters_.tx_ring_full.add();
@@ -149,6 +174,8 @@ SlotAudit Plane::audit() const {
     for (uint64_t slot : rx.slots) place(slot, a.in_rx_rings);
   for (const auto& tx : tx_)
     for (uint32_t i = tx.clean; i != tx.tail; i = i + 1 == tx.entries ? 0 : i + 1) place(tx.slots[i], a.in_tx_rings);
+  for (const auto& queue : backlog_)
+    for (const nf::PacketRef& p : queue) place(reinterpret_cast<uint64_t>(p.data), a.in_driver);
   return a;
 }
 

@@ -39,8 +39,11 @@ struct SlotAudit {
   uint64_t free = 0;
   uint64_t in_rx_rings = 0;
   uint64_t in_tx_rings = 0;
+  uint64_t in_driver = 0;   // packets the driver holds (a tx backlog with tx_full = "wait")
   uint64_t duplicates = 0;  // slots found in more than one place
-  bool consistent() const { return duplicates == 0 && free + in_rx_rings + in_tx_rings == capacity; }
+  bool consistent() const {
+    return duplicates == 0 && free + in_rx_rings + in_tx_rings + in_driver == capacity;
+  }
 };
 
 // A frame on its way to the host's slow path (copied out, so its slot is freed at once).
@@ -72,6 +75,8 @@ class Plane {
 
  private:
   void dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns);
+  // Sends what waits in the backlogs; true while any still waits.
+  bool send_backlog(uint64_t now_ns);
   void reclaim_all();
 
   uint16_t queue_;
@@ -87,6 +92,7 @@ class Plane {
 
   std::vector<nf::PacketRef> batch_;
   std::vector<nf::PacketRef*> out_;
+  std::vector<std::deque<nf::PacketRef>> backlog_;  // per output port, with tx_full_wait
   std::array<nf::NfCounters, nf::kMaxChainLength> nf_counters_{};
   PlaneCounters counters_;
 

@@ -17,14 +17,18 @@ void HostDma::write_packet(uint64_t dst, const uint8_t* src, uint32_t len) {
   counters_.packet_bytes_to_memory.add(len);
 }
 
-void HostDma::read_packet(uint8_t* dst, uint64_t src, uint32_t len) {
-  std::memcpy(dst, at<const uint8_t>(src), len);
-  counters_.packet_bytes_from_memory.add(len);
+void HostDma::read_packets(const PacketRead* reads, uint32_t count) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    std::memcpy(reads[i].dst, at<const uint8_t>(reads[i].src), reads[i].len);
+    bytes += reads[i].len;
+  }
+  counters_.packet_bytes_from_memory.add(bytes);
 }
 
-void HostDma::read_desc(void* dst16, uint64_t desc_addr) {
-  std::memcpy(dst16, at<const uint8_t>(desc_addr), 16);
-  counters_.desc_bytes_from_memory.add(16);
+void HostDma::read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) {
+  std::memcpy(dst, at<const uint8_t>(first_desc_addr), size_t(count) * 16);
+  counters_.desc_bytes_from_memory.add(uint64_t(count) * 16);
 }
 
 void HostDma::write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) {

@@ -23,19 +23,29 @@ struct DmaCounters {
   Counter desc_bytes_from_memory;  // descriptor fetches
 };
 
+struct PacketRead {
+  uint8_t* dst;
+  uint64_t src;
+  uint32_t len;
+};
+
 class DmaEngine {
  public:
   virtual ~DmaEngine() = default;
 
+  // Writes may be queued: the engine copies `src` before returning, and every write issued before
+  // flush() is complete, in issue order, when flush() returns. Reads complete before returning.
   virtual void write_packet(uint64_t dst, const uint8_t* src, uint32_t len) = 0;
-  virtual void read_packet(uint8_t* dst, uint64_t src, uint32_t len) = 0;
-  virtual void read_desc(void* dst16, uint64_t desc_addr) = 0;
+  virtual void read_packets(const PacketRead* reads, uint32_t count) = 0;
+  // Fetches `count` consecutive 16-byte descriptors (a real NIC prefetches descriptors in bursts).
+  virtual void read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) = 0;
   // Writes the write-back format over an rx descriptor; status_error (DD) goes last, released.
   virtual void write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) = 0;
   // Sets DD in a tx descriptor's write-back status word, released.
   virtual void write_tx_writeback(uint64_t desc_addr) = 0;
   // Writes a 32-bit value (tx head write-back), released.
   virtual void write_u32(uint64_t addr, uint32_t value) = 0;
+  virtual void flush() {}
 
   const DmaCounters& counters() const { return counters_; }
 
@@ -48,8 +58,8 @@ class DmaEngine {
 class HostDma final : public DmaEngine {
  public:
   void write_packet(uint64_t dst, const uint8_t* src, uint32_t len) override;
-  void read_packet(uint8_t* dst, uint64_t src, uint32_t len) override;
-  void read_desc(void* dst16, uint64_t desc_addr) override;
+  void read_packets(const PacketRead* reads, uint32_t count) override;
+  void read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) override;
   void write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) override;
   void write_tx_writeback(uint64_t desc_addr) override;
   void write_u32(uint64_t addr, uint32_t value) override;

@@ -1,5 +1,6 @@
 #include "nic/port.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gnf::nic {
@@ -27,18 +28,22 @@ uint32_t ring_entries(uint32_t len_bytes) { return len_bytes / 16; }
 
 }  // namespace
 
-Port::Port(const PortOptions& options, DmaEngine& dma, wire::Source* source, wire::Sink* sink)
+Port::Port(const PortOptions& options, DmaEngine& rx_dma, DmaEngine& tx_dma, wire::Source* source, wire::Sink* sink,
+           PortRegs* regs)
     : options_(options),
-      dma_(dma),
+      rx_dma_(rx_dma),
+      tx_dma_(tx_dma),
       source_(source),
       sink_(sink),
-      regs_(std::make_unique<PortRegs>()),
+      own_regs_(regs ? nullptr : std::make_unique<PortRegs>()),
+      regs_(regs ? regs : own_regs_.get()),
       rss_table_(std::make_unique<ToeplitzTable>(options.rss.key)),
       rx_buffer_(options.rx_buffer_bytes, options.max_frame_bytes),
       rx_line_(options.speed_gbps),
       tx_line_(options.speed_gbps),
-      tx_staging_(options.max_frame_bytes) {
-  std::memset(regs_.get(), 0, sizeof(PortRegs));
+      rx_desc_cache_(options.rx_queues),
+      tx_staging_(size_t(kDescBurst) * options.max_frame_bytes) {
+  std::memset(regs_, 0, sizeof(PortRegs));
   tx_window_ps_ = uint64_t(options.tx_buffer_bytes) * 8 * 1000 / options.speed_gbps;
   source_done_ = source_ == nullptr;
   rx_drained_.store(source_done_, std::memory_order_release);
@@ -52,12 +57,43 @@ void Port::start(uint64_t now_ns) {
 
 bool Port::poll_rx(uint64_t now_ns) {
   bool moved = admit_arrivals(now_ns * 1000);
+  uint32_t before = rx_writebacks_pending_;
   moved |= dma_to_rx_rings();
+  if (before == 0 && rx_writebacks_pending_ != 0) rx_writeback_oldest_ns_ = now_ns;
+  if (rx_writebacks_pending_ >= options_.rx_writeback_batch ||
+      (rx_writebacks_pending_ != 0 && now_ns - rx_writeback_oldest_ns_ >= options_.rx_writeback_timeout_ns) ||
+      source_done_) {
+    rx_dma_.flush();
+    rx_writebacks_pending_ = 0;
+  }
   rx_drained_.store(source_done_ && !have_pending_ && rx_buffer_.frames() == 0, std::memory_order_release);
   return moved;
 }
 
-bool Port::poll_tx(uint64_t now_ns) { return transmit(now_ns * 1000); }
+bool Port::poll_tx(uint64_t now_ns) {
+  bool moved = transmit(now_ns * 1000);
+  tx_dma_.flush();
+  return moved;
+}
+
+uint64_t Port::rx_buffer_address(uint16_t queue, uint32_t rdh, uint32_t rdt, uint32_t entries, uint64_t ring_base) {
+  RxDescCache& cache = rx_desc_cache_[queue];
+  if (cache.count == 0 || rdh - cache.first >= cache.count) {
+    // Descriptors the NIC owns are [RDH, RDT): fetch up to a burst of them, not past the ring's end.
+    uint32_t owned = (rdt + entries - rdh) % entries;
+    uint32_t n = std::min({owned, kDescBurst, entries - rdh});
+    ixgbe_adv_rx_desc descs[kDescBurst];
+    rx_dma_.read_descs(descs, ring_base + uint64_t(rdh) * sizeof(ixgbe_adv_rx_desc), n);
+    for (uint32_t i = 0; i < n; ++i) cache.pkt_addr[i] = descs[i].read.pkt_addr;
+    cache.first = rdh;
+    cache.count = n;
+  }
+  uint64_t addr = cache.pkt_addr[rdh - cache.first];
+  // Once the last prefetched descriptor is used the cache is stale: the driver refills those
+  // descriptors with other slots before the ring comes round again.
+  if (rdh + 1 == cache.first + cache.count) cache.count = 0;
+  return addr;
+}
 
 bool Port::next_source_frame() {
   if (source_done_) return false;
@@ -141,9 +177,9 @@ bool Port::dma_to_rx_rings() {
       break;
     }
     rx_stalled_ = false;
-    uint64_t desc_addr = reg_addr64(r.RDBAL, r.RDBAH) + uint64_t(rdh) * sizeof(ixgbe_adv_rx_desc);
-    ixgbe_adv_rx_desc desc;
-    dma_.read_desc(&desc, desc_addr);
+    uint64_t ring_base = reg_addr64(r.RDBAL, r.RDBAH);
+    uint64_t desc_addr = ring_base + uint64_t(rdh) * sizeof(ixgbe_adv_rx_desc);
+    uint64_t pkt_addr = rx_buffer_address(q, rdh, rdt, entries, ring_base);
     uint32_t buffer_bytes = (reg_read(r.SRRCTL) & 0x1F) * 1024;  // BSIZEPACKET, 1 KiB units
     if (buffer_bytes != 0 && record->len > buffer_bytes) {
       counters_.rx_buffer_too_small.add();
@@ -151,13 +187,14 @@ bool Port::dma_to_rx_rings() {
       moved = true;
       continue;
     }
-    dma_.write_packet(desc.read.pkt_addr, record->data(), record->len);
+    rx_dma_.write_packet(pkt_addr, record->data(), record->len);
     ixgbe_adv_rx_desc wb{};
     wb.wb.lower.lo_dword.hs_rss.pkt_info = record->rss_type;
     wb.wb.lower.hi_dword.rss = record->rss_hash;
     wb.wb.upper.length = uint16_t(record->len);
     wb.wb.upper.status_error = IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP;
-    dma_.write_rx_writeback(desc_addr, wb);
+    rx_dma_.write_rx_writeback(desc_addr, wb);
+    ++rx_writebacks_pending_;
     reg_write(r.RDH, (rdh + 1) % entries);
     counters_.rx_good_packets.add();
     counters_.rx_good_bytes.add(wire::l2_bytes(record->len));
@@ -181,32 +218,53 @@ bool Port::transmit(uint64_t now_ps) {
     uint32_t tdh = reg_read(t.TDH);
     uint64_t base = reg_addr64(t.TDBAL, t.TDBAH);
     while (tdh != tdt) {
-      // The tx packet buffer is full: the line has to catch up before the NIC fetches more.
-      if (tx_line_.free_at_ps() > now_ps + tx_window_ps_) {
+      // Fetch a burst of descriptors, then as many of their packets as the tx packet buffer takes.
+      uint32_t n = std::min({(tdt + entries - tdh) % entries, kDescBurst, entries - tdh});
+      ixgbe_adv_tx_desc descs[kDescBurst];
+      tx_dma_.read_descs(descs, base + uint64_t(tdh) * sizeof(ixgbe_adv_tx_desc), n);
+      PacketRead reads[kDescBurst];
+      uint32_t n_reads = 0, take = 0;
+      uint64_t line_free_ps = tx_line_.free_at_ps();
+      for (; take < n; ++take) {
+        if (line_free_ps > now_ps + tx_window_ps_) break;  // the tx packet buffer is full
+        uint32_t cmd = descs[take].read.cmd_type_len;
+        uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
+        if (!(cmd & IXGBE_ADVTXD_DCMD_EOP) || len == 0 || len > options_.max_frame_bytes) continue;  // counted below
+        reads[n_reads] = PacketRead{tx_staging_.data() + size_t(n_reads) * options_.max_frame_bytes,
+                                    descs[take].read.buffer_addr, len};
+        ++n_reads;
+        line_free_ps = std::max(line_free_ps, now_ps) + wire_time_ps(len, options_.speed_gbps);
+      }
+      if (take == 0) {
         tx_next_queue_ = q;
         return moved;
       }
-      uint64_t desc_addr = base + uint64_t(tdh) * sizeof(ixgbe_adv_tx_desc);
-      ixgbe_adv_tx_desc desc;
-      dma_.read_desc(&desc, desc_addr);
-      uint32_t cmd = desc.read.cmd_type_len;
-      uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
-      if (!(cmd & IXGBE_ADVTXD_DCMD_EOP) || len == 0 || len > options_.max_frame_bytes) {
-        counters_.tx_bad_desc.add();
-      } else {
-        dma_.read_packet(tx_staging_.data(), desc.read.buffer_addr, len);
-        uint64_t done_ps = tx_line_.transmit(len, now_ps);
-        if (sink_) sink_->deliver(tx_staging_.data(), len, done_ps / 1000);
-        counters_.tx_good_packets.add();
-        counters_.tx_good_bytes.add(wire::l2_bytes(len));
-        counters_.tx_queue_packets[q].add();
+      tx_dma_.read_packets(reads, n_reads);
+      uint32_t r = 0;
+      for (uint32_t i = 0; i < take; ++i) {
+        uint32_t cmd = descs[i].read.cmd_type_len;
+        if (r < n_reads && reads[r].src == descs[i].read.buffer_addr && reads[r].len == (cmd & IXGBE_ADVTXD_DTALEN_MASK) &&
+            (cmd & IXGBE_ADVTXD_DCMD_EOP)) {
+          uint64_t done_ps = tx_line_.transmit(reads[r].len, now_ps);
+          if (sink_) sink_->deliver(reads[r].dst, reads[r].len, done_ps / 1000);
+          counters_.tx_good_packets.add();
+          counters_.tx_good_bytes.add(wire::l2_bytes(reads[r].len));
+          counters_.tx_queue_packets[q].add();
+          ++r;
+        } else {
+          counters_.tx_bad_desc.add();  // gnf's NIC model sends single-descriptor packets only
+        }
+        if (cmd & IXGBE_ADVTXD_DCMD_RS) tx_dma_.write_tx_writeback(base + uint64_t((tdh + i) % entries) * sizeof(ixgbe_adv_tx_desc));
       }
-      if (cmd & IXGBE_ADVTXD_DCMD_RS) dma_.write_tx_writeback(desc_addr);
-      tdh = (tdh + 1) % entries;
+      tdh = (tdh + take) % entries;
       reg_write(t.TDH, tdh);
       uint32_t wbal = reg_read(t.TDWBAL);
-      if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) dma_.write_u32(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)), tdh);
+      if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) tx_dma_.write_u32(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)), tdh);
       moved = true;
+      if (take < n) {
+        tx_next_queue_ = q;
+        return moved;
+      }
     }
   }
   tx_next_queue_ = (tx_next_queue_ + 1) % (queues ? queues : 1);

@@ -36,6 +36,11 @@ struct PortOptions {
   // The on-NIC transmit packet buffer (160 KiB on the 82599): how far ahead of the line the NIC may
   // fetch descriptors and packets. It lets the NIC keep the line busy between two polls.
   uint32_t tx_buffer_bytes = 160 * 1024;
+  // Rx write-back batching (RXDCTL.WTHRESH, with the interrupt throttle timer as the bound on
+  // waiting): write-backs are pushed out once this many are pending or the oldest waited this long.
+  // Host-memory DMA is immediate, so this matters where DMA goes through a copy engine.
+  uint32_t rx_writeback_batch = 32;
+  uint64_t rx_writeback_timeout_ns = 4000;
   std::array<uint8_t, 6> mac = {0x02, 0, 0, 0, 0, 0};
   RssConfig rss;
 };
@@ -62,13 +67,21 @@ struct PortCounters {
 
 class Port {
  public:
-  // `source` and `sink` may be null (a port with nothing attached on that side).
-  Port(const PortOptions& options, DmaEngine& dma, wire::Source* source, wire::Sink* sink);
+  // `source` and `sink` may be null (a port with nothing attached on that side). The rx and tx
+  // sides each have a DMA engine of their own (they may run on different threads); they may be
+  // the same engine when one thread polls the whole port. `regs`, when given, is where the register
+  // block lives (pinned host memory for a GPU driver) and must outlive the port; otherwise the port
+  // allocates it in host memory.
+  Port(const PortOptions& options, DmaEngine& rx_dma, DmaEngine& tx_dma, wire::Source* source, wire::Sink* sink,
+       PortRegs* regs = nullptr);
+  Port(const PortOptions& options, DmaEngine& dma, wire::Source* source, wire::Sink* sink)
+      : Port(options, dma, dma, source, sink) {}
 
   PortRegs& regs() { return *regs_; }
   const PortOptions& options() const { return options_; }
   const PortCounters& counters() const { return counters_; }
-  DmaEngine& dma() { return dma_; }
+  DmaEngine& rx_dma() { return rx_dma_; }
+  DmaEngine& tx_dma() { return tx_dma_; }
 
   // Starts the wire clocks and the source at `now_ns`.
   void start(uint64_t now_ns);
@@ -97,10 +110,14 @@ class Port {
   bool next_source_frame();
 
   PortOptions options_;
-  DmaEngine& dma_;
+  DmaEngine& rx_dma_;
+  DmaEngine& tx_dma_;
+  uint32_t rx_writebacks_pending_ = 0;
+  uint64_t rx_writeback_oldest_ns_ = 0;
   wire::Source* source_;
   wire::Sink* sink_;
-  std::unique_ptr<PortRegs> regs_;
+  std::unique_ptr<PortRegs> own_regs_;
+  PortRegs* regs_;
   std::unique_ptr<ToeplitzTable> rss_table_;
   RxPacketBuffer rx_buffer_;
   LineClock rx_line_;
@@ -114,6 +131,17 @@ class Port {
   bool source_done_ = false;
   std::atomic<bool> source_stopped_{false};
   std::atomic<bool> rx_drained_{false};
+
+  // Descriptor prefetch (the 82599 fetches rx descriptors in bursts): buffer addresses of the
+  // descriptors [first, first + count) of one queue, fetched in one DMA read.
+  static constexpr uint32_t kDescBurst = 64;
+  struct RxDescCache {
+    uint32_t first = 0;
+    uint32_t count = 0;
+    uint64_t pkt_addr[kDescBurst];
+  };
+  uint64_t rx_buffer_address(uint16_t queue, uint32_t rdh, uint32_t rdt, uint32_t entries, uint64_t ring_base);
+  std::vector<RxDescCache> rx_desc_cache_;
 
   bool rx_stalled_ = false;  // counts RNBC once per stall, not once per poll
   bool pause_counted_ = false;

@@ -9,6 +9,8 @@
 
 #include "util/clock.h"
 #include "util/error.h"
+#include "mem/cuda_alloc.h"
+#include "nic/cuda_dma.h"
 #include "wire/pcap_source.h"
 
 namespace gnf::path {
@@ -54,9 +56,12 @@ uint64_t Snapshot::accounted() const {
 
 Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   ctl::validate(config_);
-  if (config_.path != ctl::PathKind::Cpu)
-    throw UserError(fmt::format("{}: path '{}' is not built yet; use path = \"cpu\"", config_.file,
+  const bool bypass = config_.path == ctl::PathKind::Bypass;
+  if (config_.path != ctl::PathKind::Cpu && !bypass)
+    throw UserError(fmt::format("{}: path '{}' is not built yet; use path = \"cpu\" or \"bypass\"", config_.file,
                                 ctl::path_name(config_.path)));
+  if (bypass && !mem::cuda_device_available())
+    throw UserError(fmt::format("{}: path 'bypass' needs a CUDA GPU, and none is usable here", config_.file));
 
   nf::NfContext context;
   context.ports = uint16_t(config_.ports.size());
@@ -73,14 +78,27 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
       inner = pcap_sinks_.back().get();
     }
     sinks_.push_back(std::make_unique<wire::MeasuringSink>(inner));
-    dmas_.push_back(std::make_unique<nic::HostDma>());
-    ports_.push_back(std::make_unique<nic::Port>(spec.nic, *dmas_.back(), sources_.back().get(), sinks_.back().get()));
+    // One DMA engine per direction: a port's rx and tx sides may run on different NIC threads.
+    nic::PortRegs* regs = nullptr;
+    for (int direction = 0; direction < 2; ++direction)
+      dmas_.push_back(bypass ? nic::make_cuda_dma() : std::make_unique<nic::HostDma>());
+    if (bypass) {
+      pinned_regs_.push_back(std::make_unique<PinnedRegs>());
+      regs = pinned_regs_.back()->regs;
+    }
+    ports_.push_back(std::make_unique<nic::Port>(spec.nic, *dmas_[dmas_.size() - 2], *dmas_.back(),
+                                                 sources_.back().get(), sinks_.back().get(), regs));
   }
 
   std::vector<nic::Port*> ports;
   for (auto& p : ports_) ports.push_back(p.get());
-  for (uint16_t q = 0; q < config_.ports.front().nic.rx_queues; ++q)
-    planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view()));
+  const uint16_t queues = config_.ports.front().nic.rx_queues;
+  if (bypass) {
+    bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->view());
+  } else {
+    for (uint16_t q = 0; q < queues; ++q)
+      planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view()));
+  }
 }
 
 Pipeline::~Pipeline() { stop(); }
@@ -101,10 +119,12 @@ void Pipeline::start() {
   for (size_t i = 0; i < work.size(); ++i) nic_groups[i % nic_count].push_back(work[i]);
 
   uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  // The bypass path has no driver threads: the GPU is the driver.
   uint32_t driver_count = config_.driver_threads;
   if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
   driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
-  std::vector<std::vector<driver::Plane*>> plane_groups(driver_count);
+  if (bypass_) bypass_->start();
+  std::vector<std::vector<driver::Plane*>> plane_groups(driver_count);  // empty on the GPU paths
   for (size_t i = 0; i < planes_.size(); ++i) plane_groups[i % driver_count].push_back(planes_[i].get());
 
   if (nic_count + driver_count >= cores + 1)
@@ -192,6 +212,7 @@ void Pipeline::stop() {
   stopped_ = true;
   running_.store(false);
   for (auto& t : driver_threads_) t.join();
+  if (bypass_) bypass_->stop();
   for (auto& t : nic_threads_) t.join();
   for (auto& plane : planes_) host_frames_ += plane->take_host_frames().size();
   for (auto& sink : sinks_) sink->finish();
@@ -202,7 +223,8 @@ Snapshot Pipeline::snapshot() const {
   s.time_ns = now_ns();
   for (size_t i = 0; i < ports_.size(); ++i) {
     const nic::PortCounters& c = ports_[i]->counters();
-    const nic::DmaCounters& dma = dmas_[i]->counters();
+    const nic::DmaCounters& rx_dma = dmas_[2 * i]->counters();
+    const nic::DmaCounters& tx_dma = dmas_[2 * i + 1]->counters();
     PortStats p;
     p.name = ports_[i]->options().name;
     if (sources_[i]) {
@@ -223,11 +245,16 @@ Snapshot Pipeline::snapshot() const {
     p.rx_queue_disabled = c.rx_queue_disabled.get();
     p.tx_bad_desc = c.tx_bad_desc.get();
     p.rx_pause = c.rx_pause.get();
-    p.dma_packet_bytes_to_memory = dma.packet_bytes_to_memory.get();
-    p.dma_packet_bytes_from_memory = dma.packet_bytes_from_memory.get();
-    p.dma_desc_bytes_to_memory = dma.desc_bytes_to_memory.get();
-    p.dma_desc_bytes_from_memory = dma.desc_bytes_from_memory.get();
+    p.dma_packet_bytes_to_memory = rx_dma.packet_bytes_to_memory.get() + tx_dma.packet_bytes_to_memory.get();
+    p.dma_packet_bytes_from_memory = rx_dma.packet_bytes_from_memory.get() + tx_dma.packet_bytes_from_memory.get();
+    p.dma_desc_bytes_to_memory = rx_dma.desc_bytes_to_memory.get() + tx_dma.desc_bytes_to_memory.get();
+    p.dma_desc_bytes_from_memory = rx_dma.desc_bytes_from_memory.get() + tx_dma.desc_bytes_from_memory.get();
     s.ports.push_back(p);
+  }
+  if (bypass_) {
+    driver::GpuPlaneCounters g = bypass_->totals();
+    s.driver = DriverStats{g.rx_packets, g.tx_packets,   g.nf_drops,       g.to_host,    0,
+                           g.tx_ring_full, g.bad_out_port, g.alloc_failures, g.tail_writes};
   }
   for (const auto& plane : planes_) {
     const driver::PlaneCounters& c = plane->counters();
@@ -245,7 +272,7 @@ Snapshot Pipeline::snapshot() const {
     NfStats nf{chain_->name(e), {}};
     std::vector<std::string> names = chain_->counter_names(e);
     for (size_t k = 0; k < names.size(); ++k) {
-      uint64_t total = 0;
+      uint64_t total = bypass_ ? bypass_->totals().nf[e][k] : 0;
       for (const auto& plane : planes_) total += plane->counters().nf[e][k].get();
       nf.counters.emplace_back(names[k], total);
     }
@@ -255,6 +282,7 @@ Snapshot Pipeline::snapshot() const {
 }
 
 std::vector<driver::SlotAudit> Pipeline::audit() const {
+  if (bypass_) return bypass_->audit();
   std::vector<driver::SlotAudit> out;
   for (const auto& plane : planes_) out.push_back(plane->audit());
   return out;

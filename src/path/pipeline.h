@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ctl/config.h"
+#include "driver/gpu_bypass.h"
 #include "driver/plane.h"
 #include "nf/chain.h"
 #include "nic/dma.h"
@@ -76,6 +77,7 @@ class Pipeline {
   std::vector<driver::SlotAudit> audit() const;
   // Per port: what its sink measured (stamped frames: latency, loss, reordering).
   std::vector<wire::MeasureReport> measurements() const;
+  bool on_gpu() const { return bypass_ != nullptr; }
   // Frames sent per flow by all generators together (indexed by flow id), for loss accounting.
   std::vector<uint64_t> generated_per_flow() const;
   uint64_t host_frames() const { return host_frames_.load(); }
@@ -109,9 +111,19 @@ class Pipeline {
   std::vector<wire::Generator*> generators_;
   std::vector<std::unique_ptr<wire::PcapSink>> pcap_sinks_;
   std::vector<std::unique_ptr<wire::MeasuringSink>> sinks_;
-  std::vector<std::unique_ptr<nic::HostDma>> dmas_;
+  // Register blocks in pinned host memory (bypass path); declared before the ports, which use them.
+  struct PinnedRegs {
+    PinnedRegs() : regs(driver::alloc_pinned_port_regs()) {}
+    ~PinnedRegs() { driver::free_pinned_port_regs(regs); }
+    PinnedRegs(const PinnedRegs&) = delete;
+    PinnedRegs& operator=(const PinnedRegs&) = delete;
+    nic::PortRegs* regs;
+  };
+  std::vector<std::unique_ptr<PinnedRegs>> pinned_regs_;
+  std::vector<std::unique_ptr<nic::DmaEngine>> dmas_;  // per port: rx engine, then tx engine
   std::vector<std::unique_ptr<nic::Port>> ports_;
-  std::vector<std::unique_ptr<driver::Plane>> planes_;
+  std::vector<std::unique_ptr<driver::Plane>> planes_;   // cpu path
+  std::unique_ptr<driver::GpuBypass> bypass_;            // bypass path
 
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> host_frames_{0};

@@ -179,3 +179,39 @@ TEST(Rings, TenMillionPacketsWithDropsLoseOrDoubleNoSlotAndCountersAddUp) {
   EXPECT_EQ(rig.sinks[1]->count, out.tx_good_packets.get());
   expect_every_slot_in_one_place(rig);
 }
+
+TEST(Rings, WaitingOnAFullTxRingLosesNothingAndPushesBackToTheNic) {
+  // 20,000 frames at 100G into port 0, all sent out of port 1 at 10G: with tx_full = wait and no
+  // DROP_EN, the driver holds packets, the rx ring fills, the port stalls and flow control pauses
+  // the sender. Nothing is lost; every slot is somewhere.
+  wire::GeneratorOptions g;
+  g.flows = 8;
+  g.count = 20'000;
+  g.line_gbps = 100;
+  nic::PortOptions fast, slow;
+  fast.speed_gbps = 100;
+  fast.flow_control = true;
+  slow.speed_gbps = 10;
+  slow.tx_buffer_bytes = 16 * 1024;
+  driver::DriverOptions d = small_rings(64);
+  d.drop_en = false;
+  d.tx_full_wait = true;
+  std::vector<std::unique_ptr<wire::Source>> sources;
+  sources.push_back(std::make_unique<wire::Generator>(g));
+  sources.push_back(nullptr);
+  nf::Params params;
+  params.set("mode", nf::ParamValue{std::string("to"), 0});
+  params.set("to_port", nf::ParamValue{int64_t(1), 0});
+  Rig rig(std::move(sources), {fast, slow}, d, {nf::NfSpec{"l2fwd", params}});
+  rig.sinks[1]->keep = false;
+  bool saw_backlog = false;
+  for (int i = 0; i < 10'000'000 && !rig.drained(); ++i) {
+    rig.step(1, 20);
+    if (i % 97 == 0) saw_backlog |= rig.planes[0]->audit().in_driver > 0;
+  }
+  EXPECT_TRUE(saw_backlog);
+  EXPECT_EQ(rig.sinks[1]->count, 20'000u);
+  EXPECT_EQ(plane_sum(rig, &driver::PlaneCounters::tx_ring_full), 0u);
+  EXPECT_GT(rig.ports[0]->counters().rx_pause.get(), 0u);
+  expect_every_slot_in_one_place(rig);
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target frame_path_fuzz with clang (ASan + UBSan) and runs it for a while on
+# a copy of the seed corpus. Exits non-zero if the build fails or the fuzzer finds anything
+# (crash, sanitizer report, broken invariant, timeout, leak); the input is then left in
+# <build dir>/fuzz-artifacts/.
+#
+#   scripts/fuzz-smoke.sh [build dir]      (default: build-fuzz)
+#   FUZZ_SECONDS=60 scripts/fuzz-smoke.sh  (default: 30)
+#
+# Needs the project's dependencies plus clang and libclang-rt-<version>-dev (Debian 12:
+# apt-get install clang libclang-rt-14-dev).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=${1:-build-fuzz}
+seconds=${FUZZ_SECONDS:-30}
+cc=${FUZZ_CC:-clang}
+cxx=${FUZZ_CXX:-clang++}
+
+for tool in "$cc" "$cxx" cmake; do
+  command -v "$tool" >/dev/null || { echo "fuzz-smoke: '$tool' not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
+done
+
+generator=()
+if command -v ninja >/dev/null && [[ ! -f "$build/CMakeCache.txt" || -f "$build/build.ninja" ]]; then generator=(-G Ninja); fi
+CC=$cc CXX=$cxx cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGNF_FUZZ=ON -DGNF_SANITIZE=ON -DGNF_CUDA=OFF >/dev/null
+cmake --build "$build" --target frame_path_fuzz -j "$(nproc)"
+
+corpus="$build/fuzz-corpus"
+artifacts="$build/fuzz-artifacts"
+rm -rf "$corpus" "$artifacts"
+mkdir -p "$corpus" "$artifacts"
+cp tests/fuzz/corpus/* "$corpus"/
+
+# halt_on_error: a UBSan report is a crash, not a line in the log.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+echo "fuzz-smoke: running frame_path_fuzz for ${seconds}s (corpus copy: $corpus)"
+status=0
+"$build/tests/fuzz/frame_path_fuzz" -max_total_time="$seconds" -max_len=20000 -timeout=25 -rss_limit_mb=4096 \
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" || status=$?
+
+if [[ $status -ne 0 ]] || compgen -G "$artifacts/*" >/dev/null; then
+  echo "fuzz-smoke: FAILED (exit $status); inputs in $artifacts:" >&2
+  ls -l "$artifacts" >&2 || true
+  echo "fuzz-smoke: reproduce with $build/tests/fuzz/frame_path_fuzz <input>" >&2
+  exit $(( status ? status : 1 ))
+fi
+echo "fuzz-smoke: OK"

@@ -1,0 +1,21 @@
+#if !defined(GNF_HAVE_CUDA)
+#include "driver/gpu_bypass.h"
+#include "util/error.h"
+
+namespace gnf::driver {
+
+struct GpuBypass::Impl {};
+
+GpuBypass::GpuBypass(const std::vector<nic::Port*>&, uint16_t, const DriverOptions&, const nf::NfChainView&) {
+  throw UserError("path 'bypass' needs a gnf built with CUDA (nvcc was not found at build time)");
+}
+GpuBypass::~GpuBypass() = default;
+void GpuBypass::start() {}
+void GpuBypass::stop() {}
+GpuPlaneCounters GpuBypass::totals() const { return {}; }
+std::vector<SlotAudit> GpuBypass::audit() const { return {}; }
+nic::PortRegs* alloc_pinned_port_regs() { return nullptr; }
+void free_pinned_port_regs(nic::PortRegs*) {}
+
+}  // namespace gnf::driver
+#endif
