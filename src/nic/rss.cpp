@@ -5,34 +5,20 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/net_headers.h"
+#include "wire/bytes.h"
+
 namespace gnf::nic {
 
 namespace {
 
-constexpr uint16_t kEtherTypeIpv4 = 0x0800;
-constexpr uint16_t kEtherTypeIpv6 = 0x86dd;
-constexpr uint16_t kEtherTypeVlan = 0x8100;  // 802.1Q customer tag
-constexpr uint16_t kEtherTypeQinQ = 0x88a8;  // 802.1ad service tag
-
-constexpr size_t kEthHeaderBytes = 14;
-constexpr size_t kVlanTagBytes = 4;
-constexpr size_t kIpv4MinHeaderBytes = 20;
-constexpr size_t kIpv6HeaderBytes = 40;
 constexpr size_t kPortBytes = 4;  // source + destination port, first in both TCP and UDP
 
-constexpr uint8_t kIpProtoTcp = 6;
-constexpr uint8_t kIpProtoUdp = 17;
-constexpr uint8_t kIpv6HopByHop = 0;
-constexpr uint8_t kIpv6Routing = 43;
-constexpr uint8_t kIpv6DestOptions = 60;
 // A hardware parser looks only a fixed depth into the packet; the model walks at most this many
 // extension headers and treats a longer chain as unparsable (addresses only).
 constexpr int kMaxIpv6ExtHeaders = 4;
 
-constexpr uint16_t kIpv4MoreFragments = 0x2000;
-constexpr uint16_t kIpv4FragOffsetMask = 0x1fff;
 
-uint16_t load_be16(const uint8_t* p) { return uint16_t(uint16_t(p[0]) << 8 | p[1]); }
 
 // What the L3 parser learned: where the addresses are and, when they can be hashed, where the
 // TCP/UDP ports are. Both point into the frame and lie inside `len`.
@@ -45,19 +31,19 @@ struct L3View {
 
 // Parses an IPv4 header of `avail` bytes at `p`. False if it is not a valid header.
 bool parse_ipv4(const uint8_t* p, size_t avail, L3View& v) {
-  if (avail < kIpv4MinHeaderBytes) return false;
+  if (avail < net::kIpv4MinHeaderBytes) return false;
   if ((p[0] >> 4) != 4) return false;
   const size_t header_bytes = size_t(p[0] & 0x0f) * 4;
-  if (header_bytes < kIpv4MinHeaderBytes || header_bytes > avail) return false;
+  if (header_bytes < net::kIpv4MinHeaderBytes || header_bytes > avail) return false;
 
   v.addrs = p + 12;
   v.addr_bytes = 8;
   // Only the first fragment carries the L4 header, and even that one must not be hashed with
   // ports: the later fragments of the same datagram would land on another queue.
-  const uint16_t frag = load_be16(p + 6);
-  const bool fragment = (frag & kIpv4MoreFragments) || (frag & kIpv4FragOffsetMask);
+  const uint16_t frag = wire::load_be16(p + 6);
+  const bool fragment = (frag & net::kIpv4MoreFragments) || (frag & net::kIpv4FragOffsetMask);
   const uint8_t proto = p[9];
-  if (!fragment && (proto == kIpProtoTcp || proto == kIpProtoUdp) &&
+  if (!fragment && (proto == net::kIpProtoTcp || proto == net::kIpProtoUdp) &&
       avail - header_bytes >= kPortBytes) {
     v.l4_proto = proto;
     v.ports = p + header_bytes;
@@ -68,17 +54,17 @@ bool parse_ipv4(const uint8_t* p, size_t avail, L3View& v) {
 // Parses an IPv6 header and its extension headers in `avail` bytes at `p`. False if the fixed
 // header is not valid; a bad extension chain only costs the ports.
 bool parse_ipv6(const uint8_t* p, size_t avail, L3View& v) {
-  if (avail < kIpv6HeaderBytes) return false;
+  if (avail < net::kIpv6HeaderBytes) return false;
   if ((p[0] >> 4) != 6) return false;
 
   v.addrs = p + 8;
   v.addr_bytes = 32;
   uint8_t next = p[6];
-  size_t off = kIpv6HeaderBytes;
+  size_t off = net::kIpv6HeaderBytes;
   // Hop-by-hop, routing and destination-options headers share a layout: next header, then the
   // length in 8-byte units not counting the first 8. A fragment header (44) or any other
   // protocol ends the walk; only TCP and UDP give ports.
-  for (int n = 0; next == kIpv6HopByHop || next == kIpv6Routing || next == kIpv6DestOptions; ++n) {
+  for (int n = 0; next == net::kIpv6HopByHop || next == net::kIpv6Routing || next == net::kIpv6DestOptions; ++n) {
     if (n == kMaxIpv6ExtHeaders) return true;  // chain too long: addresses only
     if (avail - off < 2) return true;          // cannot even read the header's length
     const size_t ext_bytes = (size_t(p[off + 1]) + 1) * 8;
@@ -86,7 +72,7 @@ bool parse_ipv6(const uint8_t* p, size_t avail, L3View& v) {
     next = p[off];
     off += ext_bytes;
   }
-  if ((next == kIpProtoTcp || next == kIpProtoUdp) && avail - off >= kPortBytes) {
+  if ((next == net::kIpProtoTcp || next == net::kIpProtoUdp) && avail - off >= kPortBytes) {
     v.l4_proto = next;
     v.ports = p + off;
   }
@@ -136,22 +122,22 @@ template <typename HashFn>
 RssResult classify(const RssConfig& cfg, const uint8_t* frame, uint32_t len, HashFn hash_fn) {
   const RssResult no_hash{};  // hash 0, queue 0, Type::None
 
-  if (len < kEthHeaderBytes) return no_hash;
-  uint16_t ether_type = load_be16(frame + 12);
-  size_t l3_off = kEthHeaderBytes;
-  if (ether_type == kEtherTypeVlan || ether_type == kEtherTypeQinQ) {
-    if (len < kEthHeaderBytes + kVlanTagBytes) return no_hash;
-    ether_type = load_be16(frame + 16);
-    l3_off += kVlanTagBytes;
+  if (len < net::kEthHeaderBytes) return no_hash;
+  uint16_t ether_type = wire::load_be16(frame + 12);
+  size_t l3_off = net::kEthHeaderBytes;
+  if (ether_type == net::kEtherTypeVlan || ether_type == net::kEtherTypeQinQ) {
+    if (len < net::kEthHeaderBytes + net::kVlanTagBytes) return no_hash;
+    ether_type = wire::load_be16(frame + 16);
+    l3_off += net::kVlanTagBytes;
   }
 
   const uint8_t* l3 = frame + l3_off;
   const size_t avail = len - l3_off;
   L3View v;
   bool ipv6 = false;
-  if (ether_type == kEtherTypeIpv4) {
+  if (ether_type == net::kEtherTypeIpv4) {
     if (!parse_ipv4(l3, avail, v)) return no_hash;
-  } else if (ether_type == kEtherTypeIpv6) {
+  } else if (ether_type == net::kEtherTypeIpv6) {
     if (!parse_ipv6(l3, avail, v)) return no_hash;
     ipv6 = true;
   } else {
@@ -161,8 +147,8 @@ RssResult classify(const RssConfig& cfg, const uint8_t* frame, uint32_t len, Has
   // Pick the hash type as MRQC's field-enable bits do: the L4 type when the packet has usable
   // ports and that type is on, else the address-only type of the IP version, else none.
   using Type = RssResult::Type;
-  const bool tcp = v.ports && v.l4_proto == kIpProtoTcp;
-  const bool udp = v.ports && v.l4_proto == kIpProtoUdp;
+  const bool tcp = v.ports && v.l4_proto == net::kIpProtoTcp;
+  const bool udp = v.ports && v.l4_proto == net::kIpProtoUdp;
   Type type = Type::None;
   if (!ipv6) {
     if (tcp && cfg.ipv4_tcp) type = Type::Ipv4Tcp;

@@ -12,21 +12,17 @@
 #include "wire/checksum.h"
 #include "wire/frame_size.h"
 #include "wire/stamp.h"
+#include "util/net_headers.h"
 
 namespace gnf::wire {
 
 namespace {
 
-constexpr uint32_t kEthBytes = 14;
-constexpr uint32_t kIpv4Bytes = 20;
-constexpr uint32_t kIpv6Bytes = 40;
-constexpr uint32_t kUdpBytes = 8;
-constexpr uint8_t kIpProtoUdp = 17;
 constexpr uint8_t kTtl = 64;
 constexpr uint32_t kSrcPortSpread = 50000;
 // The smallest frame (with FCS) that holds the headers and a stamp: 64 and 84 B.
-constexpr uint32_t kMinSizeIpv4 = kEthBytes + kIpv4Bytes + kUdpBytes + kStampBytes + kFcsBytes;
-constexpr uint32_t kMinSizeIpv6 = kEthBytes + kIpv6Bytes + kUdpBytes + kStampBytes + kFcsBytes;
+constexpr uint32_t kMinSizeIpv4 = net::kEthHeaderBytes + net::kIpv4MinHeaderBytes + net::kUdpHeaderBytes + kStampBytes + kFcsBytes;
+constexpr uint32_t kMinSizeIpv6 = net::kEthHeaderBytes + net::kIpv6HeaderBytes + net::kUdpHeaderBytes + kStampBytes + kFcsBytes;
 constexpr uint32_t kMaxSize = kMaxJumboFrameBytes + kFcsBytes;
 
 // Simple IMIX, 7:4:1 of small, 594 and 1518 B, interleaved so that no size comes in a burst.
@@ -34,7 +30,7 @@ constexpr uint32_t kImixSmall = 0;
 constexpr uint32_t kImixPattern[] = {kImixSmall, 594, kImixSmall, kImixSmall, 594, kImixSmall,
                                      1518, kImixSmall, 594, kImixSmall, 594, kImixSmall};
 
-uint32_t udp_offset(int ip_version) { return kEthBytes + (ip_version == 4 ? kIpv4Bytes : kIpv6Bytes); }
+uint32_t udp_offset(int ip_version) { return net::kEthHeaderBytes + (ip_version == 4 ? net::kIpv4MinHeaderBytes : net::kIpv6HeaderBytes); }
 
 }  // namespace
 
@@ -100,34 +96,34 @@ Generator::Template Generator::make_template(uint32_t size) const {
   uint8_t* f = t.bytes.data();
   std::memcpy(f, opts_.dst_mac.data(), 6);
   std::memcpy(f + 6, opts_.src_mac.data(), 6);
-  uint8_t* ip = f + kEthBytes;
+  uint8_t* ip = f + net::kEthHeaderBytes;
   uint32_t udp_off = udp_offset(opts_.ip_version);
   uint8_t* udp = f + udp_off;
   uint16_t udp_len = uint16_t(len - udp_off);
   store_be16(udp + 2, opts_.dst_port);
   store_be16(udp + 4, udp_len);
-  for (uint32_t i = udp_off + kUdpBytes + kStampBytes; i < len; ++i) f[i] = uint8_t(i);
+  for (uint32_t i = udp_off + net::kUdpHeaderBytes + kStampBytes; i < len; ++i) f[i] = uint8_t(i);
 
   if (opts_.ip_version == 4) {
     store_be16(f + 12, 0x0800);
     ip[0] = 0x45;
-    store_be16(ip + 2, uint16_t(len - kEthBytes));
+    store_be16(ip + 2, uint16_t(len - net::kEthHeaderBytes));
     // Identification 0 with DF set is fine for atomic datagrams (RFC 6864).
     store_be16(ip + 6, 0x4000);
     ip[8] = kTtl;
-    ip[9] = kIpProtoUdp;
-    t.sum = checksum_add(0, ip, kIpv4Bytes);
+    ip[9] = net::kIpProtoUdp;
+    t.sum = checksum_add(0, ip, net::kIpv4MinHeaderBytes);
   } else {
     store_be16(f + 12, 0x86dd);
     ip[0] = 0x60;
     store_be16(ip + 4, udp_len);
-    ip[6] = kIpProtoUdp;
+    ip[6] = net::kIpProtoUdp;
     ip[7] = kTtl;
     std::memcpy(ip + 8, opts_.src_ipv6.data(), 12);
     std::memcpy(ip + 24, opts_.dst_ipv6.data(), 12);
     // UDP checksum over the pseudo-header (addresses, upper-layer length, next header) and the
     // whole datagram (RFC 8200 section 8.1).
-    t.sum = checksum_add(0, ip + 8, 32) + udp_len + kIpProtoUdp;
+    t.sum = checksum_add(0, ip + 8, 32) + udp_len + net::kIpProtoUdp;
     t.sum = checksum_add(t.sum, udp, udp_len);
   }
   return t;
@@ -137,16 +133,16 @@ void Generator::patch(Template& t, uint32_t flow, uint64_t seq, uint64_t send_ti
   uint8_t* f = t.bytes.data();
   uint32_t udp_off = udp_offset(opts_.ip_version);
   uint8_t* udp = f + udp_off;
-  uint8_t* stamp = udp + kUdpBytes;
+  uint8_t* stamp = udp + net::kUdpHeaderBytes;
   store_be16(udp, uint16_t(opts_.src_port_base + flow % kSrcPortSpread));
   encode_stamp(stamp, Stamp{Stamp::make_flow_seq(flow, seq), send_time_ns});
   if (opts_.ip_version == 4) {
-    uint8_t* ip = f + kEthBytes;
+    uint8_t* ip = f + net::kEthHeaderBytes;
     store_be32(ip + 12, src_ip_base_ + flow);
     store_be32(ip + 16, dst_ip_base_ + flow);
     store_be16(ip + 10, checksum_finish(checksum_add(t.sum, ip + 12, 8)));
   } else {
-    uint8_t* ip = f + kEthBytes;
+    uint8_t* ip = f + net::kEthHeaderBytes;
     store_be32(ip + 20, src_ip_base_ + flow);
     store_be32(ip + 36, dst_ip_base_ + flow);
     uint64_t sum = checksum_add(t.sum, ip + 20, 4);

@@ -25,6 +25,18 @@ driver::DriverOptions small_rings(uint32_t entries = 16) {
   return d;
 }
 
+// Port 0 receives the generator's traffic; l2fwd sends all of it out of port 1.
+Rig generator_into_port0_out_of_port1(const wire::GeneratorOptions& g, const nic::PortOptions& in,
+                                      const nic::PortOptions& out, const driver::DriverOptions& d) {
+  std::vector<std::unique_ptr<wire::Source>> sources;
+  sources.push_back(std::make_unique<wire::Generator>(g));
+  sources.push_back(nullptr);
+  nf::Params params;
+  params.set("mode", nf::ParamValue{std::string("to"), 0});
+  params.set("to_port", nf::ParamValue{int64_t(1), 0});
+  return Rig(std::move(sources), {in, out}, d, {nf::NfSpec{"l2fwd", params}});
+}
+
 void expect_every_slot_in_one_place(const Rig& rig) {
   for (const auto& plane : rig.planes) {
     driver::SlotAudit a = plane->audit();
@@ -156,13 +168,7 @@ TEST(Rings, TenMillionPacketsWithDropsLoseOrDoubleNoSlotAndCountersAddUp) {
   driver::DriverOptions d;
   d.rx_ring_size = d.tx_ring_size = 64;
   d.burst = 16;
-  std::vector<std::unique_ptr<wire::Source>> sources;
-  sources.push_back(std::make_unique<wire::Generator>(g));
-  sources.push_back(nullptr);
-  nf::Params params;
-  params.set("mode", nf::ParamValue{std::string("to"), 0});
-  params.set("to_port", nf::ParamValue{int64_t(1), 0});
-  Rig rig(std::move(sources), {fast, slow}, d, {nf::NfSpec{"l2fwd", params}});
+  Rig rig = generator_into_port0_out_of_port1(g, fast, slow, d);
   rig.sinks[1]->keep = false;
   rig.run_to_completion(40, 20);
 
@@ -196,13 +202,7 @@ TEST(Rings, WaitingOnAFullTxRingLosesNothingAndPushesBackToTheNic) {
   driver::DriverOptions d = small_rings(64);
   d.drop_en = false;
   d.tx_full_wait = true;
-  std::vector<std::unique_ptr<wire::Source>> sources;
-  sources.push_back(std::make_unique<wire::Generator>(g));
-  sources.push_back(nullptr);
-  nf::Params params;
-  params.set("mode", nf::ParamValue{std::string("to"), 0});
-  params.set("to_port", nf::ParamValue{int64_t(1), 0});
-  Rig rig(std::move(sources), {fast, slow}, d, {nf::NfSpec{"l2fwd", params}});
+  Rig rig = generator_into_port0_out_of_port1(g, fast, slow, d);
   rig.sinks[1]->keep = false;
   bool saw_backlog = false;
   for (int i = 0; i < 10'000'000 && !rig.drained(); ++i) {
