@@ -103,6 +103,8 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
           {"rx_queue_disabled", p.rx_queue_disabled},
           {"tx_bad_desc", p.tx_bad_desc}}},
         {"rx_no_desc_stalls", p.rx_no_desc_stall},
+        {"rx_queue_packets", p.rx_queue_packets},
+        {"rx_queue_drops", p.rx_queue_drops},
         {"rx_pause", p.rx_pause},
         {"dma_bytes",
          {{"packets_to_memory", p.dma_packet_bytes_to_memory},

@@ -245,6 +245,10 @@ Snapshot Pipeline::snapshot() const {
     p.rx_queue_disabled = c.rx_queue_disabled.get();
     p.tx_bad_desc = c.tx_bad_desc.get();
     p.rx_pause = c.rx_pause.get();
+    for (uint16_t q = 0; q < ports_[i]->options().rx_queues; ++q) {
+      p.rx_queue_packets.push_back(c.rx_queue_packets[q].get());
+      p.rx_queue_drops.push_back(c.rx_queue_drops[q].get());
+    }
     p.dma_packet_bytes_to_memory = rx_dma.packet_bytes_to_memory.get() + tx_dma.packet_bytes_to_memory.get();
     p.dma_packet_bytes_from_memory = rx_dma.packet_bytes_from_memory.get() + tx_dma.packet_bytes_from_memory.get();
     p.dma_desc_bytes_to_memory = rx_dma.desc_bytes_to_memory.get() + tx_dma.desc_bytes_to_memory.get();

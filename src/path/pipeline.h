@@ -34,6 +34,7 @@ struct PortStats {
   uint64_t rx_buffer_too_small = 0, rx_queue_disabled = 0, tx_bad_desc = 0, rx_pause = 0;
   uint64_t dma_packet_bytes_to_memory = 0, dma_packet_bytes_from_memory = 0;
   uint64_t dma_desc_bytes_to_memory = 0, dma_desc_bytes_from_memory = 0;
+  std::vector<uint64_t> rx_queue_packets, rx_queue_drops;  // QPRC, QPRDC per queue
 };
 
 struct DriverStats {

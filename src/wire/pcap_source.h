@@ -33,9 +33,9 @@ class PcapSource : public Source {
   PcapSource& operator=(const PcapSource&) = delete;
 
   void start(uint64_t start_ns) override;
-  // Records that cannot be sent as they are (captured shorter than they were on the wire, no
-  // room for an Ethernet header, longer than a jumbo frame, or unreadable) are counted in
-  // counters().malformed and skipped; an unreadable record ends the current pass over the file.
+  // Records that cannot be sent as they were (captured shorter than they were on the wire, or
+  // unreadable) are counted in counters().malformed and skipped; an unreadable record ends the
+  // current pass over the file. Runts and giants are delivered: the port's MAC judges them.
   bool next(Frame& out) override;
   SourceCounters counters() const override { return counters_; }
   std::string describe() const override;
