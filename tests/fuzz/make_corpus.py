@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of frame_path_fuzz into tests/fuzz/corpus/ (or the folder given).
+
+Input layout (see frame_path_fuzz.cpp): 5 config bytes, then frames as a 2-byte little-endian
+length and that many bytes. The seeds are small, deterministic and cover: stamped IPv4/IPv6
+UDP (so the MeasuringSink decodes real stamps), TCP, an 802.1Q and an 802.1ad frame, an IPv6
+extension header, a fragment, ARP, runts and oversize frames, and configurations from gentle
+to overloaded.
+"""
+import os
+import struct
+import sys
+
+STAMP_MAGIC = 0x6E66
+
+
+def config(queues=1, drop_en=True, ring=1, mac=0, flow_control=False, completion=0, burst=2, tail_batch=0,
+           polls=0, jumbo=False, slot=0, small_rx_buffer=False, pool=0, fast=False, other_tx_ring=False,
+           step=0, small_tx_buffer=False, no_udp_hash=False, no_tcp_hash=False, no_ipv4=False, no_ipv6=False,
+           late_clock=False, tx_full_wait=False, writeback_batch=0, tail_timeout=0):
+    c0 = (queues - 1) | drop_en << 2 | ring << 3 | mac << 5 | flow_control << 7
+    c1 = completion | burst << 2 | tail_batch << 4 | polls << 6
+    c2 = jumbo | slot << 1 | small_rx_buffer << 3 | pool << 4 | fast << 6 | other_tx_ring << 7
+    c3 = step | small_tx_buffer << 2 | no_udp_hash << 3 | no_tcp_hash << 4 | no_ipv4 << 5 | no_ipv6 << 6 | late_clock << 7
+    c4 = tx_full_wait | writeback_batch << 1 | tail_timeout << 3
+    return bytes([c0, c1, c2, c3, c4])
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack(f"!{len(b) // 2}H", b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def eth(ethertype, vlan=None, dst=b"\x02\0\0\0\0\x01", src=b"\x02\0\0\0\0\x02"):
+    h = dst + src
+    if vlan is not None:
+        tpid, vid = vlan
+        h += struct.pack("!HH", tpid, vid)
+    return h + struct.pack("!H", ethertype)
+
+
+def stamp(flow, seq, send_ns):
+    return struct.pack("<QQH", flow << 48 | seq, send_ns, STAMP_MAGIC)
+
+
+def ipv4(proto, payload, src=(198, 18, 0, 1), dst=(198, 19, 0, 1), frag=0, options=b""):
+    ihl = 5 + len(options) // 4
+    h = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, 4 * ihl + len(payload), 0x1234, frag, 64, proto, 0,
+                    bytes(src), bytes(dst)) + options
+    h = h[:10] + struct.pack("!H", csum(h)) + h[12:]
+    return h + payload
+
+
+def ipv6(next_header, payload, src_last=1, dst_last=2):
+    src = bytes([0x20, 0x01, 0x0D, 0xB8] + [0] * 11 + [src_last])
+    dst = bytes([0x20, 0x01, 0x0D, 0xB8] + [0] * 11 + [dst_last])
+    return struct.pack("!IHBB", 0x60000000, len(payload), next_header, 64) + src + dst + payload
+
+
+def udp(sport, dport, payload):
+    return struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
+
+
+def tcp(sport, dport, payload):
+    return struct.pack("!HHIIBBHHH", sport, dport, 1, 0, 5 << 4, 0x18, 65535, 0, 0) + payload
+
+
+def pad(frame, length=60):
+    return frame + b"\0" * max(0, length - len(frame))
+
+
+def frames(*fs):
+    return b"".join(struct.pack("<H", len(f)) + f for f in fs)
+
+
+def stamped_v4(flow, seq, size=0, vlan=None):
+    body = stamp(flow, seq, 1_000_000 + seq * 100) + b"\xab" * size
+    return pad(eth(0x0800, vlan) + ipv4(17, udp(1000 + flow, 5001, body)))
+
+
+def stamped_v6(flow, seq, size=0):
+    body = stamp(flow, seq, 1_000_000 + seq * 100) + b"\xcd" * size
+    return pad(eth(0x86DD) + ipv6(17, udp(2000 + flow, 5001, body), src_last=flow))
+
+
+SEEDS = {
+    # Stamped IPv4 UDP, four flows, one queue, gentle defaults.
+    "ipv4_udp_stamped": config() + frames(*(stamped_v4(i % 4, i // 4) for i in range(16))),
+    # The same with the clock 11.6 days on (send times of 1 ms: latencies of days), a duplicate
+    # and a reordered frame.
+    "late_clock_dup_reorder": config(late_clock=True)
+    + frames(*(stamped_v4(0, i) for i in (0, 1, 3, 2, 3, 4, 1))),
+    # Stamped IPv6 UDP and IPv6/IPv4 TCP spread over four queues, MAC swap, TDH completion.
+    "ipv6_mixed_4q": config(queues=4, mac=1, completion=1)
+    + frames(*(stamped_v6(i % 3, i // 3, size=i * 7) for i in range(9)),
+             *(pad(eth(0x86DD) + ipv6(6, tcp(3000 + i, 80, b"x" * i), src_last=i)) for i in range(4)),
+             *(pad(eth(0x0800) + ipv4(6, tcp(4000 + i, 443, b"y" * i))) for i in range(4))),
+    # 802.1Q and 802.1ad tagged frames (the stamp sits 4 bytes later), MAC rewrite, head write-back.
+    "vlan": config(queues=2, mac=2, completion=2)
+    + frames(*(stamped_v4(1, i, vlan=(0x8100, 100)) for i in range(4)),
+             pad(eth(0x0800, vlan=(0x88A8, 7)) + ipv4(17, udp(7, 9, b"qinq"))),
+             pad(eth(0x86DD, vlan=(0x8100, 5)) + ipv6(17, udp(1, 2, stamp(9, 0, 5))))),
+    # Runts (0, 1, 13, 59 bytes), the smallest and largest standard frames, oversize (1515).
+    "runts_oversize": config(ring=0, burst=1)
+    + frames(b"", b"\x01", eth(0x0800)[:13], b"\x02" * 59, pad(eth(0x0800)), stamped_v4(0, 0, size=1514 - 60),
+             b"\x03" * 1515, stamped_v4(0, 1)),
+    # Jumbo frames (up to 9014 bytes; the fuzzer gives jumbo 9 KiB slots), tx ring != rx ring.
+    "jumbo": config(jumbo=True, ring=0, other_tx_ring=True)
+    + frames(stamped_v4(2, 0, size=3000), stamped_v4(2, 1, size=1600), stamped_v6(3, 0, size=2000)),
+    # 1 KiB slots: frames over 1024 bytes meet "rx buffer too small".
+    "small_slots": config(slot=3, queues=2)
+    + frames(stamped_v4(0, 0, size=1100), stamped_v4(0, 1), stamped_v4(1, 0, size=900)),
+    # Odd L3: IPv4 options, a later fragment, an IPv6 hop-by-hop header, ARP, garbage after a
+    # valid header; RSS hash types partly off; the smallest pool (rx ring + 1 slots), burst 1.
+    "odd_l3": config(queues=3, pool=1, burst=0, no_udp_hash=True, no_ipv6=True, step=1)
+    + frames(pad(eth(0x0800) + ipv4(17, udp(1, 2, stamp(0, 0, 1)), options=b"\x01\x01\x01\x00")),
+             pad(eth(0x0800) + ipv4(17, b"\0" * 30, frag=0x0010)),
+             pad(eth(0x86DD) + ipv6(0, bytes([17, 0, 1, 4, 0, 0, 0, 0]) + udp(5, 6, stamp(1, 0, 2)))),
+             pad(eth(0x0806) + bytes([0, 1, 8, 0, 6, 4, 0, 1]) + b"\x02" * 20),
+             pad(eth(0x0800) + b"\x4f" + b"\xff" * 40),
+             pad(eth(0x86DD) + b"\x60" + b"\xff" * 50)),
+    # Overload: 300 minimum-size frames (19 KiB) into a 16 KiB rx buffer while the NIC is polled 40 times per
+    # driver round, 8-entry rings, DROP_EN off (head-of-line blocking, missed frames), tail batching.
+    "overload": config(queues=2, drop_en=False, ring=0, polls=3, small_rx_buffer=True, tail_batch=3, fast=True,
+                       small_tx_buffer=True)
+    + frames(*(stamped_v4(i % 8, i // 8) for i in range(300))),
+    # The same with flow control: the link partner is paused, nothing may be missed.
+    "flow_control": config(queues=2, drop_en=False, ring=0, polls=3, small_rx_buffer=True, flow_control=True,
+                           fast=True)
+    + frames(*(stamped_v4(i % 5, i // 5) for i in range(300))),
+    # 64-entry rx rings, 8-entry tx rings, bursts of 32: the tx ring overflows (tx_ring_full).
+    "tx_ring_full": config(ring=2, other_tx_ring=True, burst=2, polls=3, fast=True)
+    + frames(*(stamped_v4(0, i) for i in range(48))),
+    # The same with tx_full = "wait": a backlog instead of drops, the rx side backs up; rx
+    # write-backs one at a time, a 20 us tail timeout.
+    "tx_full_wait": config(ring=2, other_tx_ring=True, burst=2, polls=3, fast=True, tx_full_wait=True,
+                           writeback_batch=1, tail_timeout=2, tail_batch=3)
+    + frames(*(stamped_v4(0, i) for i in range(48))),
+}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+    os.makedirs(out, exist_ok=True)
+    for name, data in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    print(f"{len(SEEDS)} seeds in {out}")
+
+
+if __name__ == "__main__":
+    main()
