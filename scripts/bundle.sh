@@ -11,6 +11,8 @@ mkdir -p "$out/bin" "$out/lib"
 for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests; do
   [ -x "$build/$b" ] && cp "$build/$b" "$out/bin/"
 done
+# Debug info stays here; the device tool carries 64 MiB at most.
+strip --strip-debug "$out"/bin/*
 # Everything ldd resolves except the C/C++ runtime, which the target has in newer versions.
 for b in "$out"/bin/*; do
   ldd "$b" | awk '/=> \// {print $3}'

@@ -23,16 +23,17 @@ if [ -z "${SKIP_SANITIZER:-}" ]; then
   step racecheck timeout 300 compute-sanitizer --tool racecheck --error-exitcode 1 gnf_gpu_tests "$filter"
 fi
 step unit_tests gnf_unit_tests --gtest_brief=1
-# The bundled pcap through the cpu and the bypass paths: byte-identical captures.
+# The bundled pcap through the cpu, staged and bypass paths: byte-identical captures.
 same_output() {
   local cfg="$out/pcap.toml"
   sed -e "s#^file = .*#file = \"$(realpath "$bundle")/tests/data/sample.pcap\"#" -e 's/^queues = .*/queues = 1/' \
       -e "s#^pcap = .*#pcap = \"$out/PATH.pcap\"#" "$bundle/configs/l2fwd-pcap.toml" >"$cfg"
-  for path in cpu bypass; do
+  for path in cpu staged bypass; do
     sed "s#PATH#$path#" "$cfg" >"$out/pcap-$path.toml"
     gnf run --config "$out/pcap-$path.toml" --path "$path" --json "$out/pcap-$path.json" -q || return 1
   done
-  cmp <(tcpdump_strip "$out/cpu.pcap") <(tcpdump_strip "$out/bypass.pcap")
+  cmp <(tcpdump_strip "$out/cpu.pcap") <(tcpdump_strip "$out/staged.pcap") &&
+    cmp <(tcpdump_strip "$out/cpu.pcap") <(tcpdump_strip "$out/bypass.pcap")
 }
 # pcap records carry departure times, which differ between runs: compare the frames alone.
 tcpdump_strip() { python3 -c "
@@ -41,11 +42,11 @@ d = open(sys.argv[1], 'rb').read(); o = 24; out = []
 while o < len(d):
     incl = struct.unpack_from('<I', d, o + 8)[0]; out.append(d[o + 16:o + 16 + incl]); o += 16 + incl
 sys.stdout.buffer.write(b''.join(len(f).to_bytes(4, 'little') + f for f in out)); print(len(out), file=sys.stderr)" "$1"; }
-step pcap_cpu_vs_bypass same_output
+step pcap_cpu_staged_bypass same_output
 step bench_cpu_l2fwd python3 "$bundle/bench/cpu_l2fwd.py" --gnf "$bundle/bin/gnf" --runs 3 --out "$out/cpu-l2fwd"
 step bench_cpu_l2fwd_2nic python3 "$bundle/bench/cpu_l2fwd.py" --gnf "$bundle/bin/gnf" --runs 3 --nic-threads 2 --out "$out/cpu-l2fwd-2nic"
 for q in 1 4; do
-  for path in cpu bypass; do
+  for path in cpu staged bypass; do
     step "paths_${path}_q$q" timeout 120 gnf run --path "$path" --gen --size 64 --speed 100 --queues "$q" --flows 64 --count 3000000 \
       --nic-threads 2 --json "$out/paths-$path-q$q.json" -q
   done

@@ -12,7 +12,7 @@ size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
 Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverOptions& options,
-             const nf::NfChainView& chain)
+             const nf::NfChainView& chain, bool nf_on_gpu)
     : queue_(queue), ports_(ports), options_(options), chain_(chain) {
   const size_t n_ports = ports.size();
   const size_t rx_ring_bytes = align_up(options.rx_ring_size * sizeof(nic::ixgbe_adv_rx_desc), kRingAlign);
@@ -21,7 +21,7 @@ Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverO
   const uint32_t slots = options.slots_per_pool();
   const size_t pool_bytes = size_t(slots) * options.slot_size;
   const size_t per_port = rx_ring_bytes + tx_ring_bytes + head_wb_bytes + pool_bytes;
-  block_ = mem::Block(mem::Domain::Host, per_port * n_ports);
+  block_ = mem::Block(nf_on_gpu ? mem::Domain::HostPinned : mem::Domain::Host, per_port * n_ports);
 
   pools_.reserve(n_ports);
   for (size_t p = 0; p < n_ports; ++p) {
@@ -38,7 +38,13 @@ Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverO
     tx_[p].init(regs.tx[queue], reinterpret_cast<nic::ixgbe_adv_tx_desc*>(base + rx_ring_bytes), options.tx_ring_size,
                 reinterpret_cast<uint32_t*>(base + rx_ring_bytes + tx_ring_bytes), options);
   }
-  batch_.resize(options.burst);
+  if (nf_on_gpu) {
+    gpu_nf_ = std::make_unique<GpuNfRunner>(options.burst);
+    batch_ = gpu_nf_->refs();
+  } else {
+    host_batch_.resize(options.burst);
+    batch_ = host_batch_.data();
+  }
   out_.resize(options.burst);
   backlog_.resize(n_ports);
 }
@@ -66,7 +72,7 @@ bool Plane::poll(uint64_t now_ns) {
   if (send_backlog(now_ns)) return true;  // back-pressure: leave new packets in the rx rings
   for (uint16_t p = 0; p < rx_.size(); ++p) {
     uint64_t alloc_failures = 0;
-    uint32_t n = rx_[p].receive(batch_.data(), options_.burst, p, now_ns, alloc_failures);
+    uint32_t n = rx_[p].receive(batch_, options_.burst, p, now_ns, alloc_failures);
     if (alloc_failures) {
       counters_.alloc_failures.add(alloc_failures);
       reclaim_all();  // slots may be waiting in finished tx descriptors
@@ -74,9 +80,13 @@ bool Plane::poll(uint64_t now_ns) {
     if (n == 0) continue;
     moved = true;
     counters_.rx_packets.add(n);
-    nf::PacketBatch batch{batch_.data(), n};
-    nf::run_chain(chain_, batch, nf_counters_.data());
-    dispatch(batch_.data(), n, now_ns);
+    if (gpu_nf_) {
+      gpu_nf_->run(chain_, n, nf_counters_.data());
+    } else {
+      nf::PacketBatch batch{batch_, n};
+      nf::run_chain(chain_, batch, nf_counters_.data());
+    }
+    dispatch(batch_, n, now_ns);
   }
   for (auto& rx : rx_) {
     uint32_t before = rx.unpublished;

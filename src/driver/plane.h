@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "driver/cpu_rings.h"
+#include "driver/gpu_nf_runner.h"
 #include "driver/options.h"
 #include "mem/block.h"
 #include "mem/slot_pool.h"
@@ -56,8 +57,10 @@ class Plane {
  public:
   static constexpr size_t kExceptionQueueDepth = 1024;
 
+  // `nf_on_gpu`: the staged path. Rings and slots go into pinned host memory mapped into the GPU,
+  // and each burst's NF chain runs as a kernel over the slots in place.
   Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverOptions& options,
-        const nf::NfChainView& chain);
+        const nf::NfChainView& chain, bool nf_on_gpu = false);
 
   // One pass over every rx ring, the NF chain, the tx rings and the tail registers.
   // Returns whether any packet moved.
@@ -90,7 +93,9 @@ class Plane {
   std::vector<RxRing> rx_;
   std::vector<TxRing> tx_;
 
-  std::vector<nf::PacketRef> batch_;
+  std::unique_ptr<GpuNfRunner> gpu_nf_;  // staged path only
+  std::vector<nf::PacketRef> host_batch_;
+  nf::PacketRef* batch_ = nullptr;       // host_batch_, or the runner's pinned array
   std::vector<nf::PacketRef*> out_;
   std::vector<std::deque<nf::PacketRef>> backlog_;  // per output port, with tx_full_wait
   std::array<nf::NfCounters, nf::kMaxChainLength> nf_counters_{};

@@ -57,11 +57,12 @@ uint64_t Snapshot::accounted() const {
 Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   ctl::validate(config_);
   const bool bypass = config_.path == ctl::PathKind::Bypass;
-  if (config_.path != ctl::PathKind::Cpu && !bypass)
-    throw UserError(fmt::format("{}: path '{}' is not built yet; use path = \"cpu\" or \"bypass\"", config_.file,
+  const bool staged = config_.path == ctl::PathKind::Staged;
+  if (config_.path == ctl::PathKind::P2p)
+    throw UserError(fmt::format("{}: path 'p2p' is not built yet; use cpu, staged or bypass", config_.file));
+  if ((bypass || staged) && !mem::cuda_device_available())
+    throw UserError(fmt::format("{}: path '{}' needs a CUDA GPU, and none is usable here", config_.file,
                                 ctl::path_name(config_.path)));
-  if (bypass && !mem::cuda_device_available())
-    throw UserError(fmt::format("{}: path 'bypass' needs a CUDA GPU, and none is usable here", config_.file));
 
   nf::NfContext context;
   context.ports = uint16_t(config_.ports.size());
@@ -97,7 +98,7 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
     bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->view());
   } else {
     for (uint16_t q = 0; q < queues; ++q)
-      planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view()));
+      planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view(), staged));
   }
 }
 

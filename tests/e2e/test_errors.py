@@ -28,9 +28,9 @@ def test_a_missing_pcap_is_named(gnf, tmp_path):
 
 
 def test_a_path_that_is_not_built_is_refused(gnf, tmp_path):
-    result = gnf("--gen", "--count", "10", "--path", "staged")
+    result = gnf("--gen", "--count", "10", "--path", "p2p")
     assert result.returncode == 1
-    assert "path 'staged' is not built yet" in result.stderr
+    assert "path 'p2p' is not built yet" in result.stderr
 
 
 def test_help_lists_the_options_a_dpdk_user_looks_for(gnf):

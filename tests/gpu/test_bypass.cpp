@@ -51,7 +51,7 @@ std::string temp_path(const std::string& name) {
 
 }  // namespace
 
-TEST(Bypass, ThePcapComesOutByteIdenticalToTheCpuPath) {
+TEST(GpuPaths, ThePcapComesOutOfStagedAndBypassByteIdenticalToTheCpuPath) {
   GNF_REQUIRE_GPU();
   // Input: 5000 generated frames of mixed sizes in 16 flows, written to a pcap.
   std::string input = temp_path("in.pcap");
@@ -88,14 +88,18 @@ TEST(Bypass, ThePcapComesOutByteIdenticalToTheCpuPath) {
     EXPECT_EQ(s.offered(), s.accounted()) << ctl::path_name(kind);
     for (const auto& a : pipeline.audit()) EXPECT_TRUE(a.consistent()) << ctl::path_name(kind);
   };
-  std::string cpu_out = temp_path("cpu.pcap"), gpu_out = temp_path("bypass.pcap");
+  std::string cpu_out = temp_path("cpu.pcap"), staged_out = temp_path("staged.pcap"), bypass_out = temp_path("bypass.pcap");
   run(ctl::PathKind::Cpu, cpu_out);
-  run(ctl::PathKind::Bypass, gpu_out);
-  auto cpu = read_pcap(cpu_out), gpu = read_pcap(gpu_out);
+  run(ctl::PathKind::Staged, staged_out);
+  run(ctl::PathKind::Bypass, bypass_out);
+  auto cpu = read_pcap(cpu_out);
   ASSERT_EQ(cpu.size(), 5000u);
-  ASSERT_EQ(gpu.size(), cpu.size());
-  for (size_t i = 0; i < cpu.size(); ++i) ASSERT_EQ(gpu[i], cpu[i]) << "frame " << i;
-  for (auto* f : {&input, &cpu_out, &gpu_out}) std::filesystem::remove(*f);
+  for (const std::string* out : {&staged_out, &bypass_out}) {
+    auto gpu = read_pcap(*out);
+    ASSERT_EQ(gpu.size(), cpu.size()) << *out;
+    for (size_t i = 0; i < cpu.size(); ++i) ASSERT_EQ(gpu[i], cpu[i]) << *out << " frame " << i;
+  }
+  for (auto* f : {&input, &cpu_out, &staged_out, &bypass_out}) std::filesystem::remove(*f);
 }
 
 class BypassRings : public ::testing::TestWithParam<int> {};
