@@ -26,6 +26,8 @@ struct DevRxRing {
   uint32_t entries;
   uint32_t next;
   uint32_t* rdt;
+  uint32_t unpublished;  // refilled descriptors not yet handed over through RDT
+  uint64_t unpublished_since_ns;
 };
 
 struct DevTxRing {
@@ -36,6 +38,17 @@ struct DevTxRing {
   uint32_t clean;
   uint32_t* tdt;
   uint32_t* head_wb;  // TDH, written here by the NIC (TDWBAL), in GPU memory
+  uint32_t unpublished;  // descriptors filled but not yet announced through TDT
+  uint64_t unpublished_since_ns;
+};
+
+// Tail batching, as the CPU driver does it (options.h): a tail is written once `batch`
+// descriptors are pending, or once the oldest pending one has waited `timeout_ns` by the GPU's
+// global timer. With batch 1 every burst writes its tails.
+struct TailBatching {
+  uint32_t rx_batch;
+  uint32_t tx_batch;
+  uint64_t timeout_ns;
 };
 
 struct DevPool {
@@ -92,9 +105,33 @@ __device__ void reclaim(DevPlane& plane, DevTxRing& tx) {
 
 __device__ __forceinline__ void publish(volatile uint64_t& counter, uint64_t value) { counter = value; }
 
+__device__ __forceinline__ uint64_t global_timer_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Writes RDT if the tail-batching rule says so; returns whether it did.
+__device__ bool maybe_publish_rx(DevRxRing& ring, const TailBatching& rule, uint64_t now, bool force) {
+  if (ring.unpublished == 0) return false;
+  if (!force && ring.unpublished < rule.rx_batch && now - ring.unpublished_since_ns < rule.timeout_ns) return false;
+  // RDT trails `next` by one: RDT == RDH would tell the NIC the ring is empty.
+  store_release_sys(ring.rdt, (ring.next + ring.entries - 1) % ring.entries);
+  ring.unpublished = 0;
+  return true;
+}
+
+__device__ bool maybe_publish_tx(DevTxRing& tx, const TailBatching& rule, uint64_t now, bool force) {
+  if (tx.unpublished == 0) return false;
+  if (!force && tx.unpublished < rule.tx_batch && now - tx.unpublished_since_ns < rule.timeout_ns) return false;
+  store_release_sys(tx.tdt, tx.tail);
+  tx.unpublished = 0;
+  return true;
+}
+
 __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, GpuPlaneCounters* counters,
                                                            nf::NfChainView chain, uint32_t* stop_flag, uint32_t burst,
-                                                           bool tx_full_wait) {
+                                                           bool tx_full_wait, TailBatching tails_rule) {
   DevPlane& plane = planes[blockIdx.x];
   GpuPlaneCounters& out = counters[blockIdx.x];
   __shared__ nf::PacketRef refs[kMaxBurst];
@@ -140,8 +177,9 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, Gpu
       if (t == 0) {
         pool.top -= n;
         ring.next = (ring.next + n) % ring.entries;
+        if (ring.unpublished == 0) ring.unpublished_since_ns = global_timer_ns();
+        ring.unpublished += n;
         rx += n;
-        uint32_t touched = 0;
         // Dispatch in arrival order: a flow's packets leave on the paired tx ring in order.
         for (uint32_t i = 0; i < n; ++i) {
           nf::PacketRef& r = refs[i];
@@ -151,7 +189,7 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, Gpu
             if ((tx.tail + 1) % tx.entries == tx.clean) reclaim(plane, tx);
             if (tx_full_wait && (tx.tail + 1) % tx.entries == tx.clean) {
               // Lossless: give the NIC what is queued, then wait for room (or the exit flag).
-              store_release_sys(tx.tdt, tx.tail);
+              tails += maybe_publish_tx(tx, tails_rule, 0, true);
               while ((tx.tail + 1) % tx.entries == tx.clean && !load_acquire_sys(stop_flag)) reclaim(plane, tx);
             }
             if ((tx.tail + 1) % tx.entries == tx.clean) {
@@ -165,7 +203,7 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, Gpu
             d.read.olinfo_status = r.len << nic::IXGBE_ADVTXD_PAYLEN_SHIFT;
             tx.slots[tx.tail] = slot;
             tx.tail = tx.tail + 1 == tx.entries ? 0 : tx.tail + 1;
-            touched |= 1u << r.out_port;
+            if (tx.unpublished++ == 0) tx.unpublished_since_ns = global_timer_ns();
             ++tx_count;
           } else {
             if (r.verdict == nf::Verdict::Forward) ++bad_port;
@@ -174,19 +212,21 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, Gpu
             free_slot(plane, slot);
           }
         }
-        // Tails last: see store_release_sys. RDT trails `next` by one (RDT == RDH means empty).
-        store_release_sys(ring.rdt, (ring.next + ring.entries - 1) % ring.entries);
-        ++tails;
-        for (uint32_t o = 0; o < plane.ports; ++o)
-          if (touched & (1u << o)) {
-            store_release_sys(plane.tx[o].tdt, plane.tx[o].tail);
-            ++tails;
-          }
+        // Tails last (see store_release_sys), as the batching rule allows.
+        const uint64_t now = global_timer_ns();
+        tails += maybe_publish_rx(ring, tails_rule, now, false);
+        for (uint32_t o = 0; o < plane.ports; ++o) tails += maybe_publish_tx(plane.tx[o], tails_rule, now, false);
       }
       __syncthreads();
     }
     if (t == 0) {
-      for (uint32_t o = 0; o < plane.ports; ++o) reclaim(plane, plane.tx[o]);
+      // Idle or not, a pending tail is written once its timeout has passed.
+      const uint64_t now = global_timer_ns();
+      for (uint32_t o = 0; o < plane.ports; ++o) {
+        tails += maybe_publish_rx(plane.rx[o], tails_rule, now, false);
+        tails += maybe_publish_tx(plane.tx[o], tails_rule, now, false);
+        reclaim(plane, plane.tx[o]);
+      }
       publish(out.rx_packets, rx);
       publish(out.tx_packets, tx_count);
       publish(out.nf_drops, nf_drops);
@@ -214,6 +254,7 @@ struct GpuBypass::Impl {
   nf::NfChainView chain;
   uint32_t burst = 32;
   bool tx_full_wait = false;
+  TailBatching tails_rule{1, 1, 0};
   cudaStream_t stream = nullptr;
   bool running = false;
 };
@@ -227,6 +268,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   m.chain = chain;
   m.burst = options.burst;
   m.tx_full_wait = options.tx_full_wait;
+  m.tails_rule = TailBatching{options.rx_tail_batch, options.tx_tail_batch, options.tail_timeout_ns};
   const uint32_t n_ports = uint32_t(ports.size());
   const uint32_t rx_entries = options.rx_ring_size, tx_entries = options.tx_ring_size;
   const uint32_t slots = options.slots_per_pool();
@@ -291,8 +333,8 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
       nic::reg_write(r.RXDCTL, nic::IXGBE_RXDCTL_ENABLE);
       nic::reg_write(r.RDT, rx_entries - 1);
 
-      plane.rx[p] = DevRxRing{rx_descs, rx_slot_array, rx_entries, 0, &r.RDT};
-      plane.tx[p] = DevTxRing{tx_descs, tx_slot_array, tx_entries, 0, 0, &t.TDT, wb};
+      plane.rx[p] = DevRxRing{rx_descs, rx_slot_array, rx_entries, 0, &r.RDT, 0, 0};
+      plane.tx[p] = DevTxRing{tx_descs, tx_slot_array, tx_entries, 0, 0, &t.TDT, wb, 0, 0};
       plane.pool[p] = DevPool{free_stack, uint32_t(free_indices.size()), options.slot_size, slots, pool_base};
     }
   }
@@ -318,7 +360,7 @@ void GpuBypass::start() {
   cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*m.stop_flag).store(0, cuda::memory_order_release);
   // One block per plane; all blocks must be resident at once (they spin), so planes <= SMs.
   bypass_kernel<<<planes_, m.burst, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()), m.counters,
-                                                   m.chain, m.stop_flag, m.burst, m.tx_full_wait);
+                                                   m.chain, m.stop_flag, m.burst, m.tx_full_wait, m.tails_rule);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
 }
