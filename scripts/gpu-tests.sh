@@ -17,8 +17,9 @@ step() {  # step NAME COMMAND...: runs, logs to OUT/NAME.log, prints a one-line 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" 2>&1 || true
 step gpu_tests timeout 240 gnf_gpu_tests --gtest_output="json:$out/gpu_tests.json"
 if [ -z "${SKIP_SANITIZER:-}" ]; then
-  # Under the sanitizers the emulated NIC crawls: the pcap replay (5000 frames) covers the bypass kernel there.
-  filter='--gtest_filter=-*BypassRings*'
+  # Under the sanitizers the emulated NIC crawls: the pcap replay (5000 frames) covers the bypass
+  # kernel there, and tests whose assertions depend on timing (tail-batching counts) are left out.
+  filter='--gtest_filter=-*BypassRings*:*TailBatching*'
   step memcheck timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 gnf_gpu_tests "$filter"
   step racecheck timeout 300 compute-sanitizer --tool racecheck --error-exitcode 1 gnf_gpu_tests "$filter"
 fi
