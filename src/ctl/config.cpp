@@ -121,8 +121,11 @@ void parse_driver(TomlTable t, Config& c) {
   d.drop_en = t.get_bool("drop_en", true);
   d.tx_full_wait = t.get_choice("tx_full", "drop", {"drop", "wait"}) == "wait";
   c.driver_threads = uint32_t(t.get_int("threads", 0, 0, kMaxQueues));
-  if (d.pool_slots && d.pool_slots < d.rx_ring_size)
-    t.fail("pool_slots", "must hold at least one slot per rx descriptor");
+  // Every rx descriptor holds a slot, and taking a packet needs a fresh one to put in its place:
+  // a pool no larger than the ring would never receive anything.
+  if (d.pool_slots && d.pool_slots <= d.rx_ring_size)
+    t.fail("pool_slots", fmt::format("must be larger than rx_ring ({}): each received packet is replaced by a free slot",
+                                     d.rx_ring_size));
   t.reject_unknown();
 }
 

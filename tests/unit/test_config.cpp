@@ -135,6 +135,13 @@ TEST(Config, RingSizesMustBeMultiplesOfEight) {
             "/etc/gnf/test.toml:2: driver.rx_ring: must be a multiple of 8 (the ring length in bytes is a multiple of 128)");
 }
 
+TEST(Config, APoolNoLargerThanTheRxRingIsRejected) {
+  EXPECT_EQ(error_of("[driver]\nrx_ring = 64\npool_slots = 64\n[[port]]\n"),
+            "/etc/gnf/test.toml:3: driver.pool_slots: must be larger than rx_ring (64): each received packet is "
+            "replaced by a free slot");
+  EXPECT_EQ(error_of("[driver]\nrx_ring = 64\npool_slots = 65\n[[port]]\n[[nf]]\ntype = \"l2fwd\"\n"), "");
+}
+
 TEST(Config, AMissingFileIsAClearError) {
   EXPECT_THROW(ctl::load_config("/nonexistent/gnf.toml"), UserError);
 }
