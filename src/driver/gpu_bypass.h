@@ -38,9 +38,8 @@ class GpuBypass {
   // Raises the exit flag and waits for the kernel to finish; checks for errors. Idempotent.
   void stop();
 
-  // Live counters (pinned memory the kernel writes), summed over planes, or per plane.
+  // Live counters (pinned memory the kernel writes), summed over planes.
   GpuPlaneCounters totals() const;
-  uint32_t planes() const { return planes_; }
   // Only after stop(): where every slot of each plane is.
   std::vector<SlotAudit> audit() const;
 

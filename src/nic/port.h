@@ -80,8 +80,6 @@ class Port {
   PortRegs& regs() { return *regs_; }
   const PortOptions& options() const { return options_; }
   const PortCounters& counters() const { return counters_; }
-  DmaEngine& rx_dma() { return rx_dma_; }
-  DmaEngine& tx_dma() { return tx_dma_; }
 
   // Starts the wire clocks and the source at `now_ns`.
   void start(uint64_t now_ns);

@@ -78,7 +78,6 @@ class Pipeline {
   std::vector<driver::SlotAudit> audit() const;
   // Per port: what its sink measured (stamped frames: latency, loss, reordering).
   std::vector<wire::MeasureReport> measurements() const;
-  bool on_gpu() const { return bypass_ != nullptr; }
   // Frames sent per flow by all generators together (indexed by flow id), for loss accounting.
   std::vector<uint64_t> generated_per_flow() const;
   uint64_t host_frames() const { return host_frames_.load(); }

@@ -7,7 +7,6 @@ namespace gnf::net {
 
 inline constexpr uint16_t kEtherTypeIpv4 = 0x0800;
 inline constexpr uint16_t kEtherTypeIpv6 = 0x86dd;
-inline constexpr uint16_t kEtherTypeArp = 0x0806;
 inline constexpr uint16_t kEtherTypeVlan = 0x8100;  // 802.1Q customer tag
 inline constexpr uint16_t kEtherTypeQinQ = 0x88a8;  // 802.1ad service tag
 
