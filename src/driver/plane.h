@@ -69,6 +69,7 @@ class Plane {
   void flush(uint64_t now_ns);
 
   const PlaneCounters& counters() const { return counters_; }
+  uint16_t queue() const { return queue_; }
   // Frames punted to the host since the last call (any thread).
   std::vector<HostFrame> take_host_frames();
 
