@@ -1,5 +1,6 @@
 #include "nic/cuda_dma.h"
 
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -10,144 +11,214 @@ namespace gnf::nic {
 
 namespace {
 
+// Pinned staging for queued writes, in chunks. The open chunk collects bytes until a flush issues
+// the copies that read it; it is then in flight until an event recorded after those copies
+// completes, and only then handed out again. Chunks are what bounds the writes in flight: with
+// all of them in flight, the next flush waits for the oldest.
+class StagingChunks {
+ public:
+  StagingChunks(size_t chunk_bytes, uint32_t chunks) : chunk_bytes_(chunk_bytes), events_(chunks) {
+    base_ = mem::alloc_host_pinned(chunk_bytes * chunks);
+    for (cudaEvent_t& e : events_) GNF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    in_flight_.assign(chunks, false);
+  }
+  ~StagingChunks() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    mem::free_host_pinned(base_);
+  }
+  StagingChunks(const StagingChunks&) = delete;
+  StagingChunks& operator=(const StagingChunks&) = delete;
+
+  // Room for `len` bytes (16-byte aligned) in the open chunk, or null if it is full.
+  uint8_t* take(size_t len) {
+    size_t aligned = (len + 15) & ~size_t(15);
+    if (used_ + aligned > chunk_bytes_) return nullptr;
+    uint8_t* at = base_ + size_t(open_) * chunk_bytes_ + used_;
+    used_ += aligned;
+    return at;
+  }
+  // The copies reading the open chunk have been issued on `stream`: it stays in flight until
+  // they complete. Opens the next chunk, waiting for its last copies if they are still running.
+  void close(cudaStream_t stream) {
+    if (used_ == 0) return;
+    GNF_CUDA_CHECK(cudaEventRecord(events_[open_], stream));
+    in_flight_[open_] = true;
+    open_ = (open_ + 1) % uint32_t(events_.size());
+    used_ = 0;
+    if (in_flight_[open_]) {
+      GNF_CUDA_CHECK(cudaEventSynchronize(events_[open_]));
+      in_flight_[open_] = false;
+    }
+  }
+
+ private:
+  size_t chunk_bytes_;
+  uint8_t* base_ = nullptr;
+  std::vector<cudaEvent_t> events_;
+  std::vector<bool> in_flight_;
+  uint32_t open_ = 0;
+  size_t used_ = 0;
+};
+
+// One cudaMemcpyBatchAsync worth of copies. A copy that continues the previous one in both source
+// and destination is merged into it: consecutive descriptor write-backs of one ring become one
+// copy, as a NIC writes several write-backs back in one PCIe transaction.
+struct Batch {
+  std::vector<void*> dsts;
+  std::vector<const void*> srcs;
+  std::vector<size_t> sizes;
+  void push(uint64_t dst, const uint8_t* src, size_t len) {
+    if (!dsts.empty()) {
+      auto* last_dst = static_cast<uint8_t*>(dsts.back());
+      auto* last_src = static_cast<const uint8_t*>(srcs.back());
+      if (last_dst + sizes.back() == reinterpret_cast<uint8_t*>(dst) && last_src + sizes.back() == src) {
+        sizes.back() += len;
+        return;
+      }
+    }
+    dsts.push_back(reinterpret_cast<void*>(dst));
+    srcs.push_back(src);
+    sizes.push_back(len);
+  }
+  bool empty() const { return dsts.empty(); }
+  void clear() {
+    dsts.clear();
+    srcs.clear();
+    sizes.clear();
+  }
+  // The arrays are read during the call; the copies run later, in stream order.
+  void issue(cudaStream_t stream) {
+    if (empty()) return;
+    cudaMemcpyAttributes attrs{};
+    attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    size_t attrs_index = 0;
+    GNF_CUDA_CHECK(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), dsts.size(), &attrs, &attrs_index, 1,
+                                        stream));
+    clear();
+  }
+};
+
 class CudaDma final : public DmaEngine {
  public:
-  CudaDma() {
+  CudaDma() : packet_staging_(kPacketChunkBytes, kChunks), desc_staging_(kDescChunkBytes, kChunks) {
     GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    staging_ = mem::alloc_host_pinned(kStagingBytes);
     read_staging_ = mem::alloc_host_pinned(kReadBytes);
   }
   ~CudaDma() override {
     try {
       flush();
+      GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     } catch (...) {
     }
     cudaStreamDestroy(stream_);
-    mem::free_host_pinned(staging_);
     mem::free_host_pinned(read_staging_);
   }
 
   void write_packet(uint64_t dst, const uint8_t* src, uint32_t len) override {
-    first_.push(dst, stage(src, len), len);
+    packets_.push(dst, stage(packet_staging_, src, len), len);
     counters_.packet_bytes_to_memory.add(len);
   }
 
-  // Reads need not wait for queued writes: the NIC never reads what it has written and not yet
-  // pushed out (a written-back descriptor comes back only after the driver saw it, i.e. after flush).
-  // Reads land in pinned memory first: the copy engine writes pageable memory only through a
-  // driver bounce buffer, copy by copy.
-  void read_packets(const PacketRead* reads, uint32_t count) override {
-    if (count == 0) return;
-    Batch batch;
-    uint64_t bytes = 0;
-    size_t offset = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      if (offset + reads[i].len > kReadBytes) {
-        read_into(batch, reads + i - batch.dsts.size());
-        offset = 0;
-      }
-      batch.push(reinterpret_cast<uint64_t>(read_staging_ + offset), reinterpret_cast<const void*>(reads[i].src),
-                 reads[i].len);
-      offset += (reads[i].len + 15) & ~size_t(15);
-      bytes += reads[i].len;
-    }
-    read_into(batch, reads + count - batch.dsts.size());
-    counters_.packet_bytes_from_memory.add(bytes);
-  }
-
-  void read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) override {
-    if (count == 0) return;
-    size_t bytes = size_t(count) * 16;
-    GNF_CUDA_CHECK(cudaMemcpyAsync(read_staging_, reinterpret_cast<const void*>(first_desc_addr), bytes,
-                                   cudaMemcpyDefault, stream_));
-    GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::memcpy(dst, read_staging_, bytes);
-    counters_.desc_bytes_from_memory.add(bytes);
-  }
-
-  // The whole 16-byte write-back goes in the second batch, after every packet of the first: a
-  // descriptor is one aligned 16-byte write, as a NIC's write-back is one PCIe write.
+  // The whole 16-byte write-back is one copy in the second batch, after every packet of the
+  // first. The driver polls DD in status_error and then reads length and hash: status, length
+  // and vlan share one aligned 8-byte word, and the write-back one aligned 16-byte block, which
+  // a DMA write (a PCIe TLP, a copy-engine transfer) does not tear.
   void write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) override {
-    second_.push(desc_addr, stage(&wb, sizeof(wb)), sizeof(wb));
+    descs_.push(desc_addr, stage(desc_staging_, &wb, sizeof(wb)), sizeof(wb));
     counters_.desc_bytes_to_memory.add(16);
   }
 
   void write_tx_writeback(uint64_t desc_addr) override {
     uint32_t status = IXGBE_ADVTXD_STAT_DD;
-    second_.push(desc_addr + offsetof(ixgbe_adv_tx_desc, wb.status), stage(&status, 4), 4);
+    descs_.push(desc_addr + offsetof(ixgbe_adv_tx_desc, wb.status), stage(desc_staging_, &status, 4), 4);
     counters_.desc_bytes_to_memory.add(16);
   }
 
   void write_u32(uint64_t addr, uint32_t value) override {
-    second_.push(addr, stage(&value, 4), 4);
+    descs_.push(addr, stage(desc_staging_, &value, 4), 4);
     counters_.desc_bytes_to_memory.add(4);
   }
 
   void flush() override {
-    if (first_.empty() && second_.empty()) return;
-    issue(first_);
-    issue(second_);
-    GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    first_.clear();
-    second_.clear();
-    staged_ = 0;
+    if (packets_.empty() && descs_.empty()) return;
+    packets_.issue(stream_);
+    descs_.issue(stream_);
+    packet_staging_.close(stream_);
+    desc_staging_.close(stream_);
+  }
+
+  // Reads go on the same stream as the writes, so they see every flushed write. They land in
+  // pinned memory (the copy engine reaches pageable memory only through a driver bounce buffer,
+  // copy by copy) and are copied out once the stream has caught up.
+  void read_descs(const DescRead* reads, uint32_t count) override {
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      size_t len = size_t(reads[i].count) * 16;
+      read(static_cast<uint8_t*>(reads[i].dst), reads[i].first_desc_addr, len);
+      bytes += len;
+    }
+    complete_reads();
+    counters_.desc_bytes_from_memory.add(bytes);
+  }
+
+  void read_packets(const PacketRead* reads, uint32_t count) override {
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      read(reads[i].dst, reads[i].src, reads[i].len);
+      bytes += reads[i].len;
+    }
+    complete_reads();
+    counters_.packet_bytes_from_memory.add(bytes);
   }
 
  private:
-  static constexpr size_t kStagingBytes = 8 << 20;
-  static constexpr size_t kReadBytes = 1 << 20;
+  static constexpr uint32_t kChunks = 32;
+  static constexpr size_t kPacketChunkBytes = 512 << 10;
+  static constexpr size_t kDescChunkBytes = 32 << 10;
+  static constexpr size_t kReadBytes = 4 << 20;
 
-
-  struct Batch {
-    std::vector<void*> dsts;
-    std::vector<const void*> srcs;
-    std::vector<size_t> sizes;
-    void push(uint64_t dst, const void* src, size_t len) {
-      dsts.push_back(reinterpret_cast<void*>(dst));
-      srcs.push_back(src);
-      sizes.push_back(len);
+  // Copies into pinned staging so the caller may reuse its buffer at once; a full chunk is
+  // flushed first (every frame and write-back is far smaller than a chunk).
+  const uint8_t* stage(StagingChunks& staging, const void* src, size_t len) {
+    uint8_t* at = staging.take(len);
+    if (!at) {
+      flush();
+      at = staging.take(len);
     }
-    bool empty() const { return dsts.empty(); }
-    void clear() {
-      dsts.clear();
-      srcs.clear();
-      sizes.clear();
-    }
-  };
-
-  // Issues `batch` (reads into read_staging_), waits, and copies each read out to its caller.
-  void read_into(Batch& batch, const PacketRead* reads) {
-    issue(batch);
-    GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    for (size_t i = 0; i < batch.dsts.size(); ++i) std::memcpy(reads[i].dst, batch.dsts[i], batch.sizes[i]);
-    batch.clear();
-  }
-
-  // Copies bytes into pinned staging so the caller may reuse its buffer at once; copies from
-  // pinned memory also go straight to the copy engine.
-  const void* stage(const void* src, size_t len) {
-    size_t aligned = (len + 15) & ~size_t(15);
-    if (staged_ + aligned > kStagingBytes) flush();
-    uint8_t* at = staging_ + staged_;
     std::memcpy(at, src, len);
-    staged_ += aligned;
     return at;
   }
 
-  void issue(Batch& batch) {
-    if (batch.empty()) return;
-    cudaMemcpyAttributes attrs{};
-    attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-    size_t attrs_index = 0;
-    GNF_CUDA_CHECK(cudaMemcpyBatchAsync(batch.dsts.data(), batch.srcs.data(), batch.sizes.data(), batch.dsts.size(),
-                                        &attrs, &attrs_index, 1, stream_));
+  // Queues a read into pinned staging; all queued reads are issued together (one batch, one wait)
+  // unless staging runs out first.
+  void read(uint8_t* dst, uint64_t src, size_t len) {
+    if (len == 0) return;
+    if (read_used_ + len > kReadBytes) complete_reads();
+    reads_.push(reinterpret_cast<uint64_t>(read_staging_ + read_used_), reinterpret_cast<const uint8_t*>(src), len);
+    pending_reads_.push_back(PendingRead{dst, read_used_, len});
+    read_used_ += (len + 15) & ~size_t(15);
+  }
+  void complete_reads() {
+    if (pending_reads_.empty()) return;
+    reads_.issue(stream_);
+    GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    for (const PendingRead& r : pending_reads_) std::memcpy(r.dst, read_staging_ + r.offset, r.len);
+    pending_reads_.clear();
+    read_used_ = 0;
   }
 
+  struct PendingRead {
+    uint8_t* dst;
+    size_t offset;
+    size_t len;
+  };
   cudaStream_t stream_ = nullptr;
-  uint8_t* staging_ = nullptr;
+  StagingChunks packet_staging_;
+  StagingChunks desc_staging_;
   uint8_t* read_staging_ = nullptr;
-  size_t staged_ = 0;
-  Batch first_, second_;
+  size_t read_used_ = 0;
+  Batch packets_, descs_, reads_;
+  std::vector<PendingRead> pending_reads_;
 };
 
 }  // namespace

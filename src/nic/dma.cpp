@@ -26,9 +26,13 @@ void HostDma::read_packets(const PacketRead* reads, uint32_t count) {
   counters_.packet_bytes_from_memory.add(bytes);
 }
 
-void HostDma::read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) {
-  std::memcpy(dst, at<const uint8_t>(first_desc_addr), size_t(count) * 16);
-  counters_.desc_bytes_from_memory.add(uint64_t(count) * 16);
+void HostDma::read_descs(const DescRead* reads, uint32_t count) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    std::memcpy(reads[i].dst, at<const uint8_t>(reads[i].first_desc_addr), size_t(reads[i].count) * 16);
+    bytes += uint64_t(reads[i].count) * 16;
+  }
+  counters_.desc_bytes_from_memory.add(bytes);
 }
 
 void HostDma::write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) {

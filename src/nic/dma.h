@@ -29,16 +29,26 @@ struct PacketRead {
   uint32_t len;
 };
 
+// `count` consecutive 16-byte descriptors from `first_desc_addr` (a real NIC prefetches
+// descriptors in bursts).
+struct DescRead {
+  void* dst;
+  uint64_t first_desc_addr;
+  uint32_t count;
+};
+
 class DmaEngine {
  public:
   virtual ~DmaEngine() = default;
 
-  // Writes may be queued: the engine copies `src` before returning, and every write issued before
-  // flush() is complete, in issue order, when flush() returns. Reads complete before returning.
+  // Writes may be queued: the engine copies `src` before returning. flush() sends every queued
+  // write on its way; writes land in issue order (a later flush's writes after an earlier one's),
+  // as PCIe posted writes do, but flush() need not wait for them to land. Reads are answered
+  // before they return and see every write flushed before them.
   virtual void write_packet(uint64_t dst, const uint8_t* src, uint32_t len) = 0;
   virtual void read_packets(const PacketRead* reads, uint32_t count) = 0;
-  // Fetches `count` consecutive 16-byte descriptors (a real NIC prefetches descriptors in bursts).
-  virtual void read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) = 0;
+  // All `count` reads are issued together, as a NIC keeps several descriptor fetches outstanding.
+  virtual void read_descs(const DescRead* reads, uint32_t count) = 0;
   // Writes the write-back format over an rx descriptor; status_error (DD) goes last, released.
   virtual void write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) = 0;
   // Sets DD in a tx descriptor's write-back status word, released.
@@ -59,7 +69,7 @@ class HostDma final : public DmaEngine {
  public:
   void write_packet(uint64_t dst, const uint8_t* src, uint32_t len) override;
   void read_packets(const PacketRead* reads, uint32_t count) override;
-  void read_descs(void* dst, uint64_t first_desc_addr, uint32_t count) override;
+  void read_descs(const DescRead* reads, uint32_t count) override;
   void write_rx_writeback(uint64_t desc_addr, const ixgbe_adv_rx_desc& wb) override;
   void write_tx_writeback(uint64_t desc_addr) override;
   void write_u32(uint64_t addr, uint32_t value) override;
