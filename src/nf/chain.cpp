@@ -6,7 +6,7 @@
 
 namespace gnf::nf {
 
-std::vector<std::string> NfChain::known_types() { return {"l2fwd"}; }
+std::vector<std::string> NfChain::known_types() { return {"ether_filter", "l2fwd"}; }
 
 NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
   if (specs.empty()) throw UserError("the NF chain is empty: configure at least one [[nf]]");
@@ -17,6 +17,9 @@ NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
     if (spec.type == "l2fwd") {
       element.kind = NfKind::L2Fwd;
       element.l2fwd = configure_l2fwd(spec.params, context);
+    } else if (spec.type == "ether_filter") {
+      element.kind = NfKind::EtherFilter;
+      element.ether_filter = configure_ether_filter(spec.params, context);
     } else {
       spec.params.fail("type", fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(known_types(), ", ")));
     }
@@ -28,6 +31,8 @@ std::vector<std::string> NfChain::counter_names(uint32_t element) const {
   switch (view_.elements[element].kind) {
     case NfKind::L2Fwd:
       return {std::begin(L2FwdView::kCounterNames), std::end(L2FwdView::kCounterNames)};
+    case NfKind::EtherFilter:
+      return {std::begin(EtherFilterView::kCounterNames), std::end(EtherFilterView::kCounterNames)};
   }
   return {};
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nf/context.h"
+#include "nf/ether_filter/ether_filter.h"
 #include "nf/l2fwd/l2fwd.h"
 #include "nf/packet.h"
 #include "nf/params.h"
@@ -17,12 +18,13 @@ namespace gnf::nf {
 
 inline constexpr uint32_t kMaxChainLength = 8;
 
-enum class NfKind : uint8_t { L2Fwd };
+enum class NfKind : uint8_t { L2Fwd, EtherFilter };
 
 struct NfElement {
   NfKind kind;
   union {
     L2FwdView l2fwd;
+    EtherFilterView ether_filter;
   };
 };
 
@@ -37,6 +39,7 @@ GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCou
     const NfElement& element = chain.elements[e];
     switch (element.kind) {
       case NfKind::L2Fwd: element.l2fwd.process(batch, counters[e]); break;
+      case NfKind::EtherFilter: element.ether_filter.process(batch, counters[e]); break;
     }
   }
 }
