@@ -42,7 +42,11 @@ Port::Port(const PortOptions& options, DmaEngine& rx_dma, DmaEngine& tx_dma, wir
       rx_line_(options.speed_gbps),
       tx_line_(options.speed_gbps),
       rx_desc_cache_(options.rx_queues),
-      tx_staging_(size_t(kDescBurst) * options.max_frame_bytes) {
+      // What one transmit round may read: the tx packet buffer's worth plus a frame on each side
+      // of the window check, and the 16-byte alignment of every read.
+      tx_staging_(size_t(options.tx_buffer_bytes) * 2 + 2 * size_t(options.max_frame_bytes)),
+      tx_descs_(size_t(options.tx_queues) * kTxDescBurst),
+      tx_sendable_(size_t(options.tx_queues) * kTxDescBurst) {
   std::memset(regs_, 0, sizeof(PortRegs));
   tx_window_ps_ = uint64_t(options.tx_buffer_bytes) * 8 * 1000 / options.speed_gbps;
   source_done_ = source_ == nullptr;
@@ -83,7 +87,8 @@ uint64_t Port::rx_buffer_address(uint16_t queue, uint32_t rdh, uint32_t rdt, uin
     uint32_t owned = (rdt + entries - rdh) % entries;
     uint32_t n = std::min({owned, kDescBurst, entries - rdh});
     ixgbe_adv_rx_desc descs[kDescBurst];
-    rx_dma_.read_descs(descs, ring_base + uint64_t(rdh) * sizeof(ixgbe_adv_rx_desc), n);
+    DescRead read{descs, ring_base + uint64_t(rdh) * sizeof(ixgbe_adv_rx_desc), n};
+    rx_dma_.read_descs(&read, 1);
     for (uint32_t i = 0; i < n; ++i) cache.pkt_addr[i] = descs[i].read.pkt_addr;
     cache.first = rdh;
     cache.count = n;
@@ -205,9 +210,15 @@ bool Port::dma_to_rx_rings() {
   return moved;
 }
 
+// One round of transmit DMA over every tx queue, in three steps, each one batch of DMA: fetch the
+// descriptors every queue has pending (a burst each), read the packets of as many as the tx packet
+// buffer takes, then send them, write back and move the heads. Queues are served round robin; a
+// round that fills the buffer resumes at the queue it stopped in.
 bool Port::transmit(uint64_t now_ps) {
-  bool moved = false;
-  uint32_t queues = options_.tx_queues;
+  const uint32_t queues = options_.tx_queues;
+  tx_fetches_.clear();
+  desc_reads_.clear();
+  uint32_t fetched = 0;
   for (uint32_t k = 0; k < queues; ++k) {
     uint32_t q = (tx_next_queue_ + k) % queues;
     TxQueueRegs& t = regs_->tx[q];
@@ -216,58 +227,82 @@ bool Port::transmit(uint64_t now_ps) {
     // Acquire on TDT: the descriptors (and packets) the driver queued before it are visible.
     uint32_t tdt = reg_read(t.TDT);
     uint32_t tdh = reg_read(t.TDH);
+    // [TDH, last TDT) was pending; the driver added (TDT - last TDT) since. More than the ring
+    // holds means it wrapped past the head: the NIC now sees (that sum mod entries) pending, and
+    // the descriptors in between are overwritten or passed by before they are sent.
+    uint32_t pending = (last_tdt_[q] + entries - tdh) % entries + (tdt + entries - last_tdt_[q]) % entries;
+    if (pending >= entries) counters_.tx_overrun.add(pending / entries * entries);
+    last_tdt_[q] = tdt;
+    if (tdh == tdt) continue;
+    uint32_t n = std::min({(tdt + entries - tdh) % entries, kTxDescBurst, entries - tdh});
     uint64_t base = reg_addr64(t.TDBAL, t.TDBAH);
-    while (tdh != tdt) {
-      // Fetch a burst of descriptors, then as many of their packets as the tx packet buffer takes.
-      uint32_t n = std::min({(tdt + entries - tdh) % entries, kDescBurst, entries - tdh});
-      ixgbe_adv_tx_desc descs[kDescBurst];
-      tx_dma_.read_descs(descs, base + uint64_t(tdh) * sizeof(ixgbe_adv_tx_desc), n);
-      PacketRead reads[kDescBurst];
-      uint32_t n_reads = 0, take = 0;
-      uint64_t line_free_ps = tx_line_.free_at_ps();
-      for (; take < n; ++take) {
-        if (line_free_ps > now_ps + tx_window_ps_) break;  // the tx packet buffer is full
-        uint32_t cmd = descs[take].read.cmd_type_len;
-        uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
-        if (!(cmd & IXGBE_ADVTXD_DCMD_EOP) || len == 0 || len > options_.max_frame_bytes) continue;  // counted below
-        reads[n_reads] = PacketRead{tx_staging_.data() + size_t(n_reads) * options_.max_frame_bytes,
-                                    descs[take].read.buffer_addr, len};
-        ++n_reads;
-        line_free_ps = std::max(line_free_ps, now_ps) + wire_time_ps(len, options_.speed_gbps);
+    tx_fetches_.push_back(TxFetch{q, tdh, n, entries, base, fetched, 0});
+    desc_reads_.push_back(DescRead{&tx_descs_[fetched], base + uint64_t(tdh) * sizeof(ixgbe_adv_tx_desc), n});
+    fetched += n;
+  }
+  if (tx_fetches_.empty()) {
+    tx_next_queue_ = (tx_next_queue_ + 1) % (queues ? queues : 1);
+    return false;
+  }
+  tx_dma_.read_descs(desc_reads_.data(), uint32_t(desc_reads_.size()));
+
+  // Take descriptors while the tx packet buffer has room; a descriptor gnf's model cannot send
+  // (no EOP, bad length) is taken and counted, with nothing to read.
+  packet_reads_.clear();
+  uint64_t line_free_ps = tx_line_.free_at_ps();
+  size_t staged = 0;
+  bool buffer_full = false;
+  uint32_t resume_queue = 0;
+  for (TxFetch& f : tx_fetches_) {
+    for (; f.taken < f.count; ++f.taken) {
+      if (line_free_ps > now_ps + tx_window_ps_ || staged + options_.max_frame_bytes > tx_staging_.size()) {
+        buffer_full = true;
+        break;
       }
-      if (take == 0) {
-        tx_next_queue_ = q;
-        return moved;
-      }
-      tx_dma_.read_packets(reads, n_reads);
-      uint32_t r = 0;
-      for (uint32_t i = 0; i < take; ++i) {
-        uint32_t cmd = descs[i].read.cmd_type_len;
-        if (r < n_reads && reads[r].src == descs[i].read.buffer_addr && reads[r].len == (cmd & IXGBE_ADVTXD_DTALEN_MASK) &&
-            (cmd & IXGBE_ADVTXD_DCMD_EOP)) {
-          uint64_t done_ps = tx_line_.transmit(reads[r].len, now_ps);
-          if (sink_) sink_->deliver(reads[r].dst, reads[r].len, done_ps / 1000);
-          counters_.tx_good_packets.add();
-          counters_.tx_good_bytes.add(wire::l2_bytes(reads[r].len));
-          counters_.tx_queue_packets[q].add();
-          ++r;
-        } else {
-          counters_.tx_bad_desc.add();  // gnf's NIC model sends single-descriptor packets only
-        }
-        if (cmd & IXGBE_ADVTXD_DCMD_RS) tx_dma_.write_tx_writeback(base + uint64_t((tdh + i) % entries) * sizeof(ixgbe_adv_tx_desc));
-      }
-      tdh = (tdh + take) % entries;
-      reg_write(t.TDH, tdh);
-      uint32_t wbal = reg_read(t.TDWBAL);
-      if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) tx_dma_.write_u32(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)), tdh);
-      moved = true;
-      if (take < n) {
-        tx_next_queue_ = q;
-        return moved;
-      }
+      const ixgbe_adv_tx_desc& d = tx_descs_[f.first_desc + f.taken];
+      uint32_t cmd = d.read.cmd_type_len;
+      uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
+      bool sendable = (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= options_.max_frame_bytes;
+      tx_sendable_[f.first_desc + f.taken] = sendable;
+      if (!sendable) continue;
+      packet_reads_.push_back(PacketRead{tx_staging_.data() + staged, d.read.buffer_addr, len});
+      staged += (len + 15) & ~size_t(15);
+      line_free_ps = std::max(line_free_ps, now_ps) + wire_time_ps(len, options_.speed_gbps);
+    }
+    if (buffer_full) {
+      resume_queue = f.queue;
+      break;
     }
   }
-  tx_next_queue_ = (tx_next_queue_ + 1) % (queues ? queues : 1);
+  tx_dma_.read_packets(packet_reads_.data(), uint32_t(packet_reads_.size()));
+
+  bool moved = false;
+  const PacketRead* next_read = packet_reads_.data();
+  for (const TxFetch& f : tx_fetches_) {
+    if (f.taken == 0) continue;
+    moved = true;
+    for (uint32_t i = 0; i < f.taken; ++i) {
+      const ixgbe_adv_tx_desc& d = tx_descs_[f.first_desc + i];
+      if (tx_sendable_[f.first_desc + i]) {
+        uint64_t done_ps = tx_line_.transmit(next_read->len, now_ps);
+        if (sink_) sink_->deliver(next_read->dst, next_read->len, done_ps / 1000);
+        counters_.tx_good_packets.add();
+        counters_.tx_good_bytes.add(wire::l2_bytes(next_read->len));
+        counters_.tx_queue_packets[f.queue].add();
+        ++next_read;
+      } else {
+        counters_.tx_bad_desc.add();  // gnf's NIC model sends single-descriptor packets only
+      }
+      if (d.read.cmd_type_len & IXGBE_ADVTXD_DCMD_RS)
+        tx_dma_.write_tx_writeback(f.ring_base + uint64_t((f.tdh + i) % f.entries) * sizeof(ixgbe_adv_tx_desc));
+    }
+    TxQueueRegs& t = regs_->tx[f.queue];
+    uint32_t tdh = (f.tdh + f.taken) % f.entries;
+    reg_write(t.TDH, tdh);
+    uint32_t wbal = reg_read(t.TDWBAL);
+    if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) tx_dma_.write_u32(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)), tdh);
+  }
+  tx_next_queue_ = buffer_full ? resume_queue : (tx_next_queue_ + 1) % queues;
   return moved;
 }
 

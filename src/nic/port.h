@@ -59,6 +59,10 @@ struct PortCounters {
   Counter rx_buffer_too_small;   // frame larger than the descriptor's buffer (no scatter in gnf)
   Counter rx_queue_disabled;     // frame hashed to a queue that is not enabled
   Counter tx_bad_desc;           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length)
+  // Not an 82599 counter, a model diagnostic: descriptors the driver overwrote before the NIC sent
+  // them, seen as TDT moving further than the ring had room for (only a driver without tx
+  // completions, tx_completion = "none", can do that). Those packets are never sent.
+  Counter tx_overrun;
   Counter rx_pause;              // flow control: arrivals held back because the buffer was full
   std::array<Counter, kMaxQueues> rx_queue_packets;  // QPRC
   std::array<Counter, kMaxQueues> rx_queue_drops;    // QPRDC
@@ -132,7 +136,9 @@ class Port {
 
   // Descriptor prefetch (the 82599 fetches rx descriptors in bursts): buffer addresses of the
   // descriptors [first, first + count) of one queue, fetched in one DMA read.
-  static constexpr uint32_t kDescBurst = 64;
+  static constexpr uint32_t kDescBurst = 128;
+  // Tx descriptors fetched per queue per transmit round.
+  static constexpr uint32_t kTxDescBurst = 256;
   struct RxDescCache {
     uint32_t first = 0;
     uint32_t count = 0;
@@ -146,6 +152,22 @@ class Port {
   uint64_t tx_window_ps_ = 0;
   std::vector<uint8_t> tx_staging_;
   uint32_t tx_next_queue_ = 0;
+  // One transmit round's work, kept between rounds so the hot path does not allocate.
+  struct TxFetch {
+    uint32_t queue;
+    uint32_t tdh;
+    uint32_t count;       // descriptors fetched
+    uint32_t entries;
+    uint64_t ring_base;
+    uint32_t first_desc;  // index into tx_descs_
+    uint32_t taken;       // of those, how many this round sends (or counts as bad)
+  };
+  std::vector<TxFetch> tx_fetches_;
+  std::vector<DescRead> desc_reads_;
+  std::vector<PacketRead> packet_reads_;
+  std::vector<ixgbe_adv_tx_desc> tx_descs_;
+  std::vector<uint8_t> tx_sendable_;
+  std::array<uint32_t, kMaxQueues> last_tdt_{};  // per tx queue, the tail seen last round
 };
 
 }  // namespace gnf::nic
