@@ -114,10 +114,18 @@ void parse_driver(TomlTable t, Config& c) {
   d.rx_tail_batch = uint32_t(t.get_int("rx_tail_batch", d.rx_tail_batch, 1, 4096));
   d.tx_tail_batch = uint32_t(t.get_int("tx_tail_batch", d.tx_tail_batch, 1, 4096));
   d.tail_timeout_ns = uint64_t(t.get_int("tail_timeout_ns", int64_t(d.tail_timeout_ns), 1, 1'000'000'000));
-  std::string completion = t.get_choice("tx_completion", "writeback", {"writeback", "head", "head-writeback"});
+  std::string completion =
+      t.get_choice("tx_completion", "auto", {"auto", "writeback", "head", "head-writeback", "none"});
   d.tx_completion = completion == "head"             ? driver::TxCompletion::HeadRegister
                     : completion == "head-writeback" ? driver::TxCompletion::HeadWriteback
-                                                     : driver::TxCompletion::DescWriteback;
+                    : completion == "writeback"      ? driver::TxCompletion::DescWriteback
+                    : completion == "none"           ? driver::TxCompletion::None
+                                                     : driver::TxCompletion::Auto;
+  std::string staged = t.get_choice("staged_mode", "zero-copy", {"zero-copy", "copy", "persistent"});
+  d.staged_mode = staged == "copy"         ? driver::StagedMode::Copy
+                  : staged == "persistent" ? driver::StagedMode::Persistent
+                                           : driver::StagedMode::ZeroCopy;
+  d.staged_depth = uint32_t(t.get_int("staged_depth", d.staged_depth, 1, 64));
   d.drop_en = t.get_bool("drop_en", true);
   d.tx_full_wait = t.get_choice("tx_full", "drop", {"drop", "wait"}) == "wait";
   c.driver_threads = uint32_t(t.get_int("threads", 0, 0, kMaxQueues));
@@ -236,6 +244,12 @@ void validate(const Config& c) {
       throw UserError(fmt::format("{}: port '{}': max_frame ({} B) does not fit in driver.slot_size ({} B)", c.file,
                                   p.nic.name, p.nic.max_frame_bytes + wire::kFcsBytes, c.driver.slot_size));
   }
+  if (c.driver.tx_completion == driver::TxCompletion::None && c.path != PathKind::Bypass)
+    throw UserError(fmt::format("{}: driver.tx_completion: \"none\" (no tx flow control) is a bypass-path experiment; "
+                                "the {} path needs a completion mode", c.file, path_name(c.path)));
+  if (c.driver.tx_completion == driver::TxCompletion::None && c.driver.tx_full_wait)
+    throw UserError(fmt::format("{}: driver.tx_full: \"wait\" needs tx completions, and tx_completion is \"none\"",
+                                c.file));
   if (c.driver.tail_timeout_ns == 0 && (c.driver.rx_tail_batch > 1 || c.driver.tx_tail_batch > 1))
     throw UserError(fmt::format("{}: driver: tail batching needs a tail_timeout_ns", c.file));
 }

@@ -1,10 +1,11 @@
-// The GPU driver of the `bypass` path: persistent CUDA kernels drive softnic ports directly.
+// The GPU driver of the `bypass` path: a persistent CUDA kernel drives softnic ports directly.
 //
 // Rings, packet slots and slot pools live in GPU memory; the ports' registers live in pinned host
 // memory mapped into the GPU (as a NIC's BAR would be). One thread block per plane q polls rx
-// queue q of every port, runs the NF chain, fills tx queue q of the output port, recycles slots on
-// tx completion (head write-back into GPU memory) and writes RDT/TDT. After start() no CPU thread
-// touches a packet: the only CPU work is the NIC model itself.
+// queue q of every port, runs the NF chain (a thread per packet), fills tx queue q of the output
+// port in arrival order, recycles slots on tx completion and writes RDT/TDT. Frames an NF sends
+// to the host are copied into an exception ring in pinned memory. After start() no CPU thread
+// touches a packet: the only CPU work is the NIC model itself and the slow path's exceptions.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -19,13 +20,17 @@ namespace gnf::driver {
 
 // Counters each block publishes into pinned memory (one writer: the block's thread 0).
 struct GpuPlaneCounters {
-  uint64_t rx_packets, tx_packets, nf_drops, to_host, tx_ring_full, bad_out_port, alloc_failures, tail_writes;
+  uint64_t rx_packets, tx_packets, nf_drops, to_host, to_host_overflow, tx_ring_full, bad_out_port, alloc_failures;
+  uint64_t tail_writes;
   uint64_t polls;  // loop iterations, a liveness signal
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax];
 };
 
 class GpuBypass {
  public:
+  // Entries of each plane's exception ring (frames for the host's slow path).
+  static constexpr uint32_t kExceptionRingEntries = 256;
+
   // The ports' register blocks must be in pinned host memory (nic::Port with external registers).
   GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, const DriverOptions& options,
             const nf::NfChainView& chain);
@@ -33,13 +38,19 @@ class GpuBypass {
   GpuBypass(const GpuBypass&) = delete;
   GpuBypass& operator=(const GpuBypass&) = delete;
 
-  // Launches the persistent kernel (one block per plane) on a stream of its own.
+  // Launches the persistent kernel (one block per plane) on a stream of its own. After a stop()
+  // it carries on where it stopped: the rings, pools and counters are kept in memory.
   void start();
-  // Raises the exit flag and waits for the kernel to finish; checks for errors. Idempotent.
+  // Raises the exit flag and waits for the kernel to finish, which first hands every pending
+  // tail to the NIC; packets still in rx rings wait there for the next start(). Checks for errors.
+  // Idempotent.
   void stop();
+  bool running() const;
 
   // Live counters (pinned memory the kernel writes), summed over planes.
   GpuPlaneCounters totals() const;
+  // Frames waiting in the exception rings, taken out (any thread, one at a time).
+  std::vector<HostFrame> take_exceptions();
   // Only after stop(): where every slot of each plane is.
   std::vector<SlotAudit> audit() const;
 

@@ -12,6 +12,8 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>&, uint16_t, const DriverOptio
 GpuBypass::~GpuBypass() = default;
 void GpuBypass::start() {}
 void GpuBypass::stop() {}
+bool GpuBypass::running() const { return false; }
+std::vector<HostFrame> GpuBypass::take_exceptions() { return {}; }
 GpuPlaneCounters GpuBypass::totals() const { return {}; }
 std::vector<SlotAudit> GpuBypass::audit() const { return {}; }
 nic::PortRegs* alloc_pinned_port_regs() { return nullptr; }

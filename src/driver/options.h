@@ -5,10 +5,18 @@ namespace gnf::driver {
 
 // How the driver learns that the NIC is done with a tx descriptor (82599 section 7.2.3.5).
 enum class TxCompletion : uint8_t {
+  Auto,           // the path's own choice: DescWriteback on the cpu and staged paths (DPDK ixgbe's
+                  // way), HeadWriteback on bypass (one 4-byte write per burst into GPU memory)
   HeadRegister,   // read TDH (on hardware an MMIO read across PCIe; here a register load)
   HeadWriteback,  // the NIC writes TDH into memory the driver polls (TDWBAL/TDWBAH)
-  DescWriteback,  // the NIC sets DD in each descriptor sent with RS
+  DescWriteback,  // the NIC sets DD in each descriptor sent with RS: write-back flow control
+  None,           // bypass only: no completion at all. The driver reuses a descriptor when the ring
+                  // comes round, trusting the NIC to have sent it; a NIC slower than the driver
+                  // then loses and reorders packets (the FPGA paper's ring overrun, SEEDS.md 2)
 };
+
+// How the staged path gets a burst to the GPU and back (gpu_nf_runner.h).
+enum class StagedMode : uint8_t { ZeroCopy, Copy, Persistent };
 
 struct DriverOptions {
   uint32_t rx_ring_size = 512;  // descriptors; a multiple of 8 (RDLEN must be a multiple of 128 B)
@@ -21,15 +29,29 @@ struct DriverOptions {
   uint32_t rx_tail_batch = 1;
   uint32_t tx_tail_batch = 1;
   uint64_t tail_timeout_ns = 2500;
-  TxCompletion tx_completion = TxCompletion::DescWriteback;
+  TxCompletion tx_completion = TxCompletion::Auto;
   // SRRCTL.DROP_EN for every rx queue: a queue without descriptors drops (and counts) its own
   // packets instead of stalling the whole port.
   bool drop_en = true;
   // A forwarded packet that finds its tx ring full: dropped and counted (DPDK's usual tx_burst
   // handling), or held until the NIC frees room (lossless; the rx side backs up instead).
   bool tx_full_wait = false;
+  // The staged path: how bursts reach the GPU, and how many may be on the GPU at once per plane
+  // (the driver receives the next bursts meanwhile; they complete in order).
+  StagedMode staged_mode = StagedMode::ZeroCopy;
+  uint32_t staged_depth = 4;
 
   uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }
+  // These options with Auto resolved for a path whose driver runs on the GPU or not.
+  DriverOptions resolved(bool gpu_driver) const {
+    DriverOptions o = *this;
+    if (o.tx_completion == TxCompletion::Auto)
+      o.tx_completion = gpu_driver ? TxCompletion::HeadWriteback : TxCompletion::DescWriteback;
+    return o;
+  }
 };
+
+const char* tx_completion_name(TxCompletion c);
+const char* staged_mode_name(StagedMode m);
 
 }  // namespace gnf::driver

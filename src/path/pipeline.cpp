@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <chrono>
 #include <cstdio>
 #include <time.h>
 
@@ -49,7 +50,7 @@ uint64_t Snapshot::offered() const {
 uint64_t Snapshot::accounted() const {
   uint64_t n = driver.nf_drops + driver.to_host + driver.to_host_overflow + driver.tx_ring_full + driver.bad_out_port;
   for (const auto& p : ports)
-    n += p.tx_packets + p.tx_bad_desc + p.rx_missed + p.rx_runt + p.rx_oversize + p.rx_no_desc_drop +
+    n += p.tx_packets + p.tx_bad_desc + p.tx_overrun + p.rx_missed + p.rx_runt + p.rx_oversize + p.rx_no_desc_drop +
          p.rx_buffer_too_small + p.rx_queue_disabled;
   return n;
 }
@@ -124,7 +125,11 @@ void Pipeline::start() {
   uint32_t driver_count = config_.driver_threads;
   if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
   driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
-  if (bypass_) bypass_->start();
+  if (bypass_) {
+    bypass_->start();
+    slow_path_running_.store(true);
+    slow_path_thread_ = std::thread(&Pipeline::slow_path_loop, this);
+  }
   std::vector<std::vector<driver::Plane*>> plane_groups(driver_count);  // empty on the GPU paths
   for (size_t i = 0; i < planes_.size(); ++i) plane_groups[i % driver_count].push_back(planes_[i].get());
 
@@ -138,6 +143,45 @@ void Pipeline::start() {
   for (size_t i = 0; i < nic_groups.size(); ++i) nic_threads_.emplace_back(&Pipeline::nic_loop, this, nic_groups[i], i);
   for (size_t i = 0; i < plane_groups.size(); ++i)
     driver_threads_.emplace_back(&Pipeline::driver_loop, this, plane_groups[i], i);
+}
+
+void Pipeline::slow_path_loop() {
+  name_thread("gnf-slowpath");
+  // The slow path is not a poll-mode thread: exceptions are rare, so it sleeps between looks.
+  for (bool last = false; !last;) {
+    last = !slow_path_running_.load(std::memory_order_acquire);  // one more look after the GPU stopped
+    std::vector<driver::HostFrame> frames = bypass_->take_exceptions();
+    if (!frames.empty()) {
+      host_frames_ += frames.size();
+      std::lock_guard lock(host_mutex_);
+      for (auto& f : frames) host_queue_.push_back(std::move(f));
+      while (host_queue_.size() > kHostQueueDepth) host_queue_.pop_front();
+    }
+    if (!last) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+}
+
+std::vector<driver::HostFrame> Pipeline::take_host_frames() {
+  std::vector<driver::HostFrame> out;
+  for (auto& plane : planes_) {
+    std::vector<driver::HostFrame> frames = plane->take_host_frames();
+    host_frames_ += frames.size();
+    for (auto& f : frames) out.push_back(std::move(f));
+  }
+  std::lock_guard lock(host_mutex_);
+  for (auto& f : host_queue_) out.push_back(std::move(f));
+  host_queue_.clear();
+  return out;
+}
+
+void Pipeline::pause_driver() {
+  if (!bypass_) throw UserError("pausing the driver is supported on the bypass path only");
+  bypass_->stop();
+}
+
+void Pipeline::resume_driver() {
+  if (!bypass_) throw UserError("resuming the driver is supported on the bypass path only");
+  bypass_->start();
 }
 
 void Pipeline::nic_loop(std::vector<NicWork> work, size_t index) {
@@ -198,7 +242,7 @@ bool Pipeline::drained() const {
   uint64_t nic_rx = 0, nic_tx = 0;
   for (const auto& p : s.ports) {
     nic_rx += p.rx_packets;
-    nic_tx += p.tx_packets + p.tx_bad_desc;
+    nic_tx += p.tx_packets + p.tx_bad_desc + p.tx_overrun;
   }
   const DriverStats& d = s.driver;
   uint64_t driver_done = d.tx_packets + d.nf_drops + d.to_host + d.to_host_overflow + d.tx_ring_full + d.bad_out_port;
@@ -214,6 +258,8 @@ void Pipeline::stop() {
   running_.store(false);
   for (auto& t : driver_threads_) t.join();
   if (bypass_) bypass_->stop();
+  slow_path_running_.store(false, std::memory_order_release);
+  if (slow_path_thread_.joinable()) slow_path_thread_.join();
   for (auto& t : nic_threads_) t.join();
   for (auto& plane : planes_) host_frames_ += plane->take_host_frames().size();
   for (auto& sink : sinks_) sink->finish();
@@ -245,6 +291,7 @@ Snapshot Pipeline::snapshot() const {
     p.rx_buffer_too_small = c.rx_buffer_too_small.get();
     p.rx_queue_disabled = c.rx_queue_disabled.get();
     p.tx_bad_desc = c.tx_bad_desc.get();
+    p.tx_overrun = c.tx_overrun.get();
     p.rx_pause = c.rx_pause.get();
     for (uint16_t q = 0; q < ports_[i]->options().rx_queues; ++q) {
       p.rx_queue_packets.push_back(c.rx_queue_packets[q].get());
@@ -258,7 +305,7 @@ Snapshot Pipeline::snapshot() const {
   }
   if (bypass_) {
     driver::GpuPlaneCounters g = bypass_->totals();
-    s.driver = DriverStats{g.rx_packets, g.tx_packets,   g.nf_drops,       g.to_host,    0,
+    s.driver = DriverStats{g.rx_packets,   g.tx_packets,   g.nf_drops,       g.to_host,    g.to_host_overflow,
                            g.tx_ring_full, g.bad_out_port, g.alloc_failures, g.tail_writes};
   }
   for (const auto& plane : planes_) {

@@ -7,6 +7,8 @@
 //  - driver threads: each owns one or more planes (rx queue q and tx queue q of every port).
 #pragma once
 #include <atomic>
+#include <deque>
+#include <mutex>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,7 +33,7 @@ struct PortStats {
   uint64_t source_frames = 0, source_malformed = 0;
   uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0;
   uint64_t rx_missed = 0, rx_runt = 0, rx_oversize = 0, rx_no_desc_drop = 0, rx_no_desc_stall = 0;
-  uint64_t rx_buffer_too_small = 0, rx_queue_disabled = 0, tx_bad_desc = 0, rx_pause = 0;
+  uint64_t rx_buffer_too_small = 0, rx_queue_disabled = 0, tx_bad_desc = 0, tx_overrun = 0, rx_pause = 0;
   uint64_t dma_packet_bytes_to_memory = 0, dma_packet_bytes_from_memory = 0;
   uint64_t dma_desc_bytes_to_memory = 0, dma_desc_bytes_from_memory = 0;
   std::vector<uint64_t> rx_queue_packets, rx_queue_drops;  // QPRC, QPRDC per queue
@@ -80,7 +82,15 @@ class Pipeline {
   std::vector<wire::MeasureReport> measurements() const;
   // Frames sent per flow by all generators together (indexed by flow id), for loss accounting.
   std::vector<uint64_t> generated_per_flow() const;
+  // Frames the NFs sent to the host (the slow path) since the last call: from the planes' exception
+  // queues, or the bypass path's exception rings. Any thread.
+  std::vector<driver::HostFrame> take_host_frames();
   uint64_t host_frames() const { return host_frames_.load(); }
+
+  // The bypass path's GPU driver alone: stop() it (rx rings keep what arrives, up to their size)
+  // and start() it again, carrying on where it stopped. Throws UserError on other paths.
+  void pause_driver();
+  void resume_driver();
 
   // Per thread, by role ("nic" or "driver"); complete after stop(). Poll-mode threads use their
   // whole core (cpu_s ~ wall time), so busy_s counts only the rounds that moved packets: the
@@ -104,6 +114,8 @@ class Pipeline {
   };
   void nic_loop(std::vector<NicWork> work, size_t index);
   void driver_loop(std::vector<driver::Plane*> planes, size_t index);
+  // Bypass: moves frames from the GPU's exception rings into host_queue_.
+  void slow_path_loop();
 
   ctl::Config config_;
   std::unique_ptr<nf::NfChain> chain_;
@@ -127,6 +139,11 @@ class Pipeline {
 
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> host_frames_{0};
+  std::mutex host_mutex_;
+  std::deque<driver::HostFrame> host_queue_;  // the newest kHostQueueDepth frames from the GPU
+  static constexpr size_t kHostQueueDepth = 1024;
+  std::thread slow_path_thread_;
+  std::atomic<bool> slow_path_running_{false};
   std::vector<std::thread> nic_threads_;
   std::vector<ThreadCpu> nic_cpu_;     // written by each thread as it exits
   std::vector<ThreadCpu> driver_cpu_;

@@ -1,0 +1,371 @@
+#include "driver/gpu_bypass_kernel.cuh"
+
+namespace gnf::driver::bypass {
+
+namespace {
+
+// --- Memory ordering, the heart of the bypass path -------------------------------------------
+// Polls: the NIC's copy engine writes the packet, then (in a later batch of the same stream) the
+// descriptor's write-back. A thread observes DD with an acquire load at system scope; everything
+// it reads after that (length, hash, the packet bytes) is at least as new, and the acquire keeps a
+// stale L1 line of a recycled slot from being served. The same holds for tx completions (head
+// write-back, DD in tx descriptors) and for the host's consumer index of the exception ring.
+__device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
+  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*const_cast<uint32_t*>(p))
+      .load(cuda::memory_order_acquire);
+}
+// Doorbells: descriptors (and exception entries) are written by many threads of the block; after
+// __syncthreads() thread 0 fences at system scope, which is cumulative over the writes the barrier
+// ordered before it, and then stores the tail with release semantics into pinned host memory. The
+// NIC model reads the tail with an acquire load and only then fetches the descriptors over the
+// copy engine. No fence, no tail: a published GPU bypass prototype wrote tails without one and saw
+// crashes with several rings.
+__device__ __forceinline__ void store_release_sys(uint32_t* p, uint32_t v) {
+  __threadfence_system();
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*p).store(v, cuda::memory_order_release);
+}
+
+__device__ __forceinline__ uint64_t global_timer_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ uint32_t ring_next(uint32_t i, uint32_t entries) { return i + 1 == entries ? 0 : i + 1; }
+
+struct BlockShared {
+  unsigned long long stats[kStatCount];
+  unsigned long long nf_totals[nf::kMaxChainLength][nf::NfCounters::kMax];
+  uint32_t warp_counts[kMaxBurst / kWarpSize];
+  uint32_t port_room[nf::kMaxPorts];  // per output port: the burst's packets first, then how many fit
+  uint32_t port_tail[nf::kMaxPorts];
+  uint32_t done_until[nf::kMaxPorts];
+  uint32_t ready;
+  uint32_t stop;
+  uint32_t exception_room;
+};
+
+// How many threads before this one (in thread order) have `flag` set; `total` gets the block's
+// count. Every thread of the block calls it (blockDim.x is a multiple of 32).
+__device__ uint32_t block_rank(bool flag, uint32_t& total, uint32_t* warp_counts) {
+  const uint32_t lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
+  const uint32_t ballot = __ballot_sync(0xFFFFFFFFu, flag);
+  if (lane == 0) warp_counts[warp] = __popc(ballot);
+  __syncthreads();
+  uint32_t before = 0, sum = 0;
+  for (uint32_t w = 0; w < warps; ++w) {
+    if (w < warp) before += warp_counts[w];
+    sum += warp_counts[w];
+  }
+  __syncthreads();  // warp_counts is reused by the next call
+  total = sum;
+  return before + __popc(ballot & ((1u << lane) - 1));
+}
+
+// Returns a slot to the pool that owns it. Several threads may free at once: only this block
+// touches its plane's pools, so a block-scope atomic on `top` is enough.
+__device__ void free_slot(DevPlane& plane, uint64_t addr) {
+  for (uint32_t p = 0; p < plane.ports; ++p) {
+    DevPool& pool = plane.pool[p];
+    if (addr >= pool.base && addr < pool.base + uint64_t(pool.count) * pool.slot_size) {
+      pool.free_stack[atomicAdd(&pool.top, 1u)] = uint32_t((addr - pool.base) / pool.slot_size);
+      return;
+    }
+  }
+}
+
+__device__ uint32_t in_use(const DevTxRing& tx) { return (tx.tail + tx.entries - tx.clean) % tx.entries; }
+
+// The first tx descriptor the NIC has not finished, as far as the completion mode tells. Called by
+// one thread; for DD write-back it walks the descriptors (the slow path: a full ring).
+__device__ uint32_t completed_until(const DevTxRing& tx, TxCompletion mode) {
+  switch (mode) {
+    case TxCompletion::HeadWriteback: return load_acquire_sys(tx.head_wb);
+    case TxCompletion::HeadRegister: return load_acquire_sys(tx.tdh);
+    case TxCompletion::DescWriteback: {
+      uint32_t i = tx.clean;
+      while (i != tx.tail && (load_acquire_sys(&tx.descs[i].wb.status) & nic::IXGBE_ADVTXD_STAT_DD))
+        i = ring_next(i, tx.entries);
+      return i;
+    }
+    default: return tx.clean;  // None: the NIC never says
+  }
+}
+
+// Every thread: gives back the slots of every tx descriptor the NIC has finished.
+__device__ void reclaim_all(DevPlane& plane, const KernelConfig& config, BlockShared& sh) {
+  if (config.tx_completion == TxCompletion::None) return;  // nothing ever comes back: see make_room
+  const uint32_t t = threadIdx.x;
+  for (uint32_t o = 0; o < plane.ports; ++o) {
+    const DevTxRing& tx = plane.tx[o];
+    if (config.tx_completion == TxCompletion::DescWriteback) {
+      // The threads check one descriptor each; the first not done ends the run.
+      if (t == 0) sh.done_until[o] = blockDim.x;
+      __syncthreads();
+      const uint32_t busy = in_use(tx);
+      if (t < busy && !(load_acquire_sys(&tx.descs[(tx.clean + t) % tx.entries].wb.status) & nic::IXGBE_ADVTXD_STAT_DD))
+        atomicMin(&sh.done_until[o], t);
+      __syncthreads();
+      if (t == 0) sh.done_until[o] = (tx.clean + min(sh.done_until[o], busy)) % tx.entries;
+    } else if (t == 0) {
+      sh.done_until[o] = completed_until(tx, config.tx_completion);
+    }
+  }
+  __syncthreads();
+  for (uint32_t o = 0; o < plane.ports; ++o) {
+    const DevTxRing& tx = plane.tx[o];
+    const uint32_t done = (sh.done_until[o] + tx.entries - tx.clean) % tx.entries;
+    for (uint32_t i = t; i < done; i += blockDim.x) free_slot(plane, tx.slots[(tx.clean + i) % tx.entries]);
+  }
+  __syncthreads();
+  if (t == 0)
+    for (uint32_t o = 0; o < plane.ports; ++o) plane.tx[o].clean = sh.done_until[o];
+  __syncthreads();
+}
+
+// Writes RDT if the tail-batching rule says so; returns whether it did.
+__device__ bool maybe_publish_rx(DevRxRing& ring, const KernelConfig& config, uint64_t now, bool force) {
+  if (ring.unpublished == 0) return false;
+  if (!force && ring.unpublished < config.rx_tail_batch && now - ring.unpublished_since_ns < config.tail_timeout_ns)
+    return false;
+  // RDT trails `next` by one: RDT == RDH would tell the NIC the ring is empty.
+  store_release_sys(ring.rdt, (ring.next + ring.entries - 1) % ring.entries);
+  ring.unpublished = 0;
+  return true;
+}
+
+__device__ bool maybe_publish_tx(DevTxRing& tx, const KernelConfig& config, uint64_t now, bool force) {
+  if (tx.unpublished == 0) return false;
+  if (!force && tx.unpublished < config.tx_tail_batch && now - tx.unpublished_since_ns < config.tail_timeout_ns)
+    return false;
+  store_release_sys(tx.tdt, tx.tail);
+  tx.unpublished = 0;
+  return true;
+}
+
+// Thread 0: room on tx ring `o` for up to `wanted` descriptors. With tx_full = "wait" it hands
+// the NIC what is queued and waits for room; the NIC model runs on, so the wait ends, but once the
+// exit flag has been up for a second it gives up and the rest counts as tx-ring-full.
+__device__ uint32_t make_room(DevPlane& plane, uint32_t o, uint32_t wanted, const KernelConfig& config,
+                              const uint32_t* stop_flag, BlockShared& sh) {
+  DevTxRing& tx = plane.tx[o];
+  wanted = min(wanted, tx.entries - 1);
+  if (config.tx_completion == TxCompletion::None) {
+    // No completions: the oldest descriptors are taken back as sent, whatever the NIC did. If it
+    // has not sent them, this overruns the ring (the NIC model counts tx_overrun).
+    while (tx.entries - 1 - in_use(tx) < wanted) {
+      free_slot(plane, tx.slots[tx.clean]);
+      tx.clean = ring_next(tx.clean, tx.entries);
+    }
+    return wanted;
+  }
+  auto reclaim = [&] {
+    const uint32_t done = completed_until(tx, config.tx_completion);
+    for (; tx.clean != done; tx.clean = ring_next(tx.clean, tx.entries)) free_slot(plane, tx.slots[tx.clean]);
+    return tx.entries - 1 - in_use(tx);
+  };
+  uint32_t room = tx.entries - 1 - in_use(tx);
+  if (room < wanted) room = reclaim();
+  if (room < wanted && config.tx_full_wait) {
+    sh.stats[kTails] += maybe_publish_tx(tx, config, 0, true);
+    uint64_t give_up_at = ~uint64_t(0);
+    while (room < wanted && global_timer_ns() < give_up_at) {
+      if (give_up_at == ~uint64_t(0) && load_acquire_sys(stop_flag)) give_up_at = global_timer_ns() + 1'000'000'000;
+      room = reclaim();
+    }
+  }
+  return min(room, wanted);
+}
+
+__device__ void write_tx_desc(DevTxRing& tx, uint32_t index, const nf::PacketRef& r, const KernelConfig& config) {
+  nic::ixgbe_adv_tx_desc& d = tx.descs[index];
+  d.read.buffer_addr = reinterpret_cast<uint64_t>(r.data);
+  d.read.cmd_type_len = nic::tx_cmd_type_len(r.len, config.tx_completion == TxCompletion::DescWriteback);
+  // PAYLEN in 31:14; this store also clears a stale DD (bit 0) from the last write-back.
+  d.read.olinfo_status = r.len << nic::IXGBE_ADVTXD_PAYLEN_SHIFT;
+  tx.slots[index] = d.read.buffer_addr;
+}
+
+// One thread copies its frame into exception entry `position` (pinned host memory: these stores
+// cross PCIe, which is why only punted frames take this way).
+__device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, const nf::PacketRef& r) {
+  uint8_t* entry = ring.entries + size_t(position % ring.count) * ring.entry_bytes;
+  const uint32_t len = min(r.len, ring.entry_bytes - 16);
+  auto* header = reinterpret_cast<uint32_t*>(entry);
+  header[0] = r.in_port;
+  header[1] = len;
+  // Slots are 1 KiB-aligned and a multiple of 1 KiB long, so whole 16-byte words stay inside.
+  const uint4* src = reinterpret_cast<const uint4*>(r.data);
+  uint4* dst = reinterpret_cast<uint4*>(entry + 16);
+  for (uint32_t k = 0; k < (len + 15) / 16; ++k) dst[k] = src[k];
+}
+
+// One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
+__device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
+                              const uint32_t* stop_flag, BlockShared& sh) {
+  const uint32_t t = threadIdx.x;
+  DevRxRing& ring = plane.rx[p];
+  DevPool& pool = plane.pool[p];
+
+  // Poll: the burst is the leading run of done descriptors.
+  const uint32_t idx = (ring.next + t) % ring.entries;
+  const bool done = t < config.burst && (load_acquire_sys(&ring.descs[idx].wb.upper.status_error) & nic::IXGBE_RXD_STAT_DD);
+  if (t == 0) sh.ready = config.burst;
+  __syncthreads();
+  if (t < config.burst && !done) atomicMin(&sh.ready, t);
+  __syncthreads();
+  const uint32_t ready = sh.ready;
+  const uint32_t n = min(ready, pool.top);  // every packet taken needs a fresh slot in its place
+  if (t == 0 && n < ready) ++sh.stats[kAllocFail];
+  if (n == 0) {
+    __syncthreads();  // sh.ready is rewritten by the next ring's poll
+    return;
+  }
+
+  // Take, refill, run the NF chain.
+  nf::PacketRef r{};
+  if (t < n) {
+    nic::ixgbe_adv_rx_desc& desc = ring.descs[idx];
+    const uint64_t fresh = pool.base + uint64_t(pool.free_stack[pool.top - 1 - t]) * pool.slot_size;
+    r = nf::PacketRef{reinterpret_cast<uint8_t*>(ring.slots[idx]), desc.wb.upper.length, desc.wb.lower.hi_dword.rss,
+                      uint16_t(p), uint16_t(p), nf::Verdict::Forward};
+    ring.slots[idx] = fresh;
+    desc.read.pkt_addr = fresh;
+    desc.read.hdr_addr = 0;  // clears DD: the NIC sees this descriptor again only after RDT passes it
+    nf::NfCounters local[nf::kMaxChainLength] = {};
+    nf::PacketBatch one{&r, 1};
+    nf::run_chain(chain, one, local);
+    for (uint32_t e = 0; e < chain.count; ++e)
+      for (int k = 0; k < nf::NfCounters::kMax; ++k)
+        if (local[e].value[k]) atomicAdd(&sh.nf_totals[e][k], local[e].value[k]);
+  }
+  __syncthreads();
+  if (t == 0) pool.top -= n;
+  __syncthreads();
+
+  // Place: each packet's position among the burst's packets for the same output port.
+  uint32_t dest = kNoPort;
+  if (t < n && r.verdict == nf::Verdict::Forward && r.out_port < plane.ports) dest = r.out_port;
+  uint32_t rank = 0;
+  for (uint32_t o = 0; o < plane.ports; ++o) {
+    uint32_t total;
+    const uint32_t rank_o = block_rank(dest == o, total, sh.warp_counts);
+    if (dest == o) rank = rank_o;
+    if (t == 0) sh.port_room[o] = total;
+  }
+  const bool to_host = t < n && r.verdict == nf::Verdict::ToHost;
+  uint32_t punted;
+  const uint32_t host_rank = block_rank(to_host, punted, sh.warp_counts);
+  if (t == 0) {
+    for (uint32_t o = 0; o < plane.ports; ++o) {
+      sh.port_tail[o] = plane.tx[o].tail;
+      if (sh.port_room[o]) sh.port_room[o] = make_room(plane, o, sh.port_room[o], config, stop_flag, sh);
+    }
+    DevExceptionRing& exc = plane.exceptions;
+    sh.exception_room = punted ? min(punted, exc.count - (exc.head_local - load_acquire_sys(exc.tail))) : 0;
+  }
+  __syncthreads();
+  if (dest != kNoPort) {
+    DevTxRing& tx = plane.tx[dest];
+    if (rank < sh.port_room[dest]) {
+      write_tx_desc(tx, (sh.port_tail[dest] + rank) % tx.entries, r, config);
+    } else {
+      atomicAdd(&sh.stats[kTxFull], 1ull);
+      free_slot(plane, reinterpret_cast<uint64_t>(r.data));
+    }
+  } else if (t < n) {
+    if (to_host) {
+      if (host_rank < sh.exception_room) {
+        copy_to_exception(plane.exceptions, plane.exceptions.head_local + host_rank, r);
+        atomicAdd(&sh.stats[kToHost], 1ull);
+      } else {
+        atomicAdd(&sh.stats[kToHostOverflow], 1ull);
+      }
+    } else {
+      atomicAdd(&sh.stats[r.verdict == nf::Verdict::Drop ? kNfDrops : kBadPort], 1ull);
+    }
+    free_slot(plane, reinterpret_cast<uint64_t>(r.data));
+  }
+  __syncthreads();
+
+  // Commit: thread 0 moves the rings on and writes the tails the batching rule allows.
+  if (t == 0) {
+    const uint64_t now = global_timer_ns();
+    for (uint32_t o = 0; o < plane.ports; ++o) {
+      DevTxRing& tx = plane.tx[o];
+      const uint32_t placed = sh.port_room[o];
+      if (placed == 0) continue;
+      tx.tail = (tx.tail + placed) % tx.entries;
+      if (tx.unpublished == 0) tx.unpublished_since_ns = now;
+      tx.unpublished += placed;
+      sh.stats[kTx] += placed;
+    }
+    if (sh.exception_room) {
+      plane.exceptions.head_local += sh.exception_room;
+      store_release_sys(plane.exceptions.head, plane.exceptions.head_local);
+    }
+    ring.next = (ring.next + n) % ring.entries;
+    if (ring.unpublished == 0) ring.unpublished_since_ns = now;
+    ring.unpublished += n;
+    sh.stats[kRx] += n;
+    sh.stats[kTails] += maybe_publish_rx(ring, config, now, false);
+    for (uint32_t o = 0; o < plane.ports; ++o) sh.stats[kTails] += maybe_publish_tx(plane.tx[o], config, now, false);
+  }
+  __syncthreads();
+}
+
+// Thread 0: counters into pinned memory, where the host reads them while the kernel runs.
+__device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, uint32_t chain_length, uint64_t polls) {
+  for (int k = 0; k < kStatCount; ++k) out[k] = sh.stats[k];
+  out[kStatCount] = polls;
+  for (uint32_t e = 0; e < chain_length; ++e)
+    for (int k = 0; k < nf::NfCounters::kMax; ++k) out[kStatCount + 1 + e * nf::NfCounters::kMax + k] = sh.nf_totals[e][k];
+}
+
+}  // namespace
+
+__global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uint64_t* counters,
+                                                           uint32_t counters_stride, nf::NfChainView chain,
+                                                           uint32_t* stop_flag, KernelConfig config) {
+  __shared__ BlockShared sh;
+  DevPlane& plane = planes[blockIdx.x];
+  volatile uint64_t* out = counters + size_t(blockIdx.x) * counters_stride;
+  const uint32_t t = threadIdx.x;
+  // A restart carries on counting where the last run stopped.
+  if (t == 0) {
+    for (int k = 0; k < kStatCount; ++k) sh.stats[k] = out[k];
+    for (uint32_t e = 0; e < nf::kMaxChainLength; ++e)
+      for (int k = 0; k < nf::NfCounters::kMax; ++k)
+        sh.nf_totals[e][k] = out[kStatCount + 1 + e * nf::NfCounters::kMax + k];
+  }
+  uint64_t iteration = out[kStatCount];
+  __syncthreads();
+  for (;; ++iteration) {
+    if (t == 0) sh.stop = (iteration & 15) == 0 ? load_acquire_sys(stop_flag) : 0;
+    __syncthreads();
+    if (sh.stop) break;
+    reclaim_all(plane, config, sh);
+    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, stop_flag, sh);
+    if (t == 0) {
+      // Idle or not, a pending tail is written once its timeout has passed.
+      const uint64_t now = global_timer_ns();
+      for (uint32_t o = 0; o < plane.ports; ++o) {
+        sh.stats[kTails] += maybe_publish_rx(plane.rx[o], config, now, false);
+        sh.stats[kTails] += maybe_publish_tx(plane.tx[o], config, now, false);
+      }
+      // Every 64th round: the counters cross PCIe, and the host reads them only every millisecond.
+      if ((iteration & 63) == 0) publish_counters(sh, out, chain.count, iteration);
+    }
+    __syncthreads();
+  }
+  // A clean stop hands the NIC everything refilled or queued, so nothing waits on a tail.
+  if (t == 0) {
+    for (uint32_t o = 0; o < plane.ports; ++o) {
+      sh.stats[kTails] += maybe_publish_rx(plane.rx[o], config, 0, true);
+      sh.stats[kTails] += maybe_publish_tx(plane.tx[o], config, 0, true);
+    }
+    publish_counters(sh, out, chain.count, iteration);
+  }
+}
+
+}  // namespace gnf::driver::bypass
