@@ -1,5 +1,9 @@
 #include "driver/gpu_nf_runner.h"
 
+#include <cuda/atomic>
+
+#include <vector>
+
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
 #include "util/cuda_check.h"
@@ -9,57 +13,265 @@ namespace gnf::driver {
 
 namespace {
 
-__global__ void run_chain_kernel(nf::NfChainView chain, nf::PacketRef* refs, uint32_t count,
-                                 unsigned long long* totals) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
+constexpr uint32_t kThreads = 128;  // per block of the per-burst kernels
+constexpr uint32_t kCounterWords = nf::kMaxChainLength * nf::NfCounters::kMax;
+constexpr size_t kLine = 128;
+
+__device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
+  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*const_cast<uint32_t*>(p)).load(cuda::memory_order_acquire);
+}
+// Release at system scope after a block barrier: cumulative over the block's writes (see
+// gpu_bypass_kernel.cu), so the host that acquires the flag sees every verdict and packet.
+__device__ __forceinline__ void store_release_sys(uint32_t* p, uint32_t v) {
+  __threadfence_system();
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*p).store(v, cuda::memory_order_release);
+}
+
+// Runs the chain on packet i, with its bytes at `bytes` (in place, or a GPU copy), and adds the
+// NFs' counters into the block's shared totals.
+__device__ void process_packet(const nf::NfChainView& chain, nf::PacketRef& ref, uint8_t* bytes,
+                               unsigned long long* totals) {
+  nf::PacketRef r = ref;
+  r.data = bytes;
   nf::NfCounters local[nf::kMaxChainLength] = {};
-  nf::PacketBatch one{&refs[i], 1};
+  nf::PacketBatch one{&r, 1};
   nf::run_chain(chain, one, local);
+  ref.len = r.len;
+  ref.out_port = r.out_port;
+  ref.verdict = r.verdict;
   for (uint32_t e = 0; e < chain.count; ++e)
     for (int k = 0; k < nf::NfCounters::kMax; ++k)
       if (local[e].value[k]) atomicAdd(&totals[e * nf::NfCounters::kMax + k], local[e].value[k]);
 }
 
-constexpr uint32_t kThreads = 128;
+// Kernel per burst. `device_packets` null: the bytes are read in place (zero-copy); otherwise
+// packet i was copied to device_packets + i * slot_size. Each block writes its row of `partials`
+// (no atomics on host memory: the host adds the rows up).
+__global__ void burst_kernel(nf::NfChainView chain, nf::PacketRef* refs, uint32_t count, uint8_t* device_packets,
+                             uint32_t slot_size, unsigned long long* partials) {
+  __shared__ unsigned long long totals[kCounterWords];
+  for (uint32_t i = threadIdx.x; i < kCounterWords; i += blockDim.x) totals[i] = 0;
+  __syncthreads();
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) process_packet(chain, refs[i], device_packets ? device_packets + size_t(i) * slot_size : refs[i].data, totals);
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < kCounterWords; k += blockDim.x) partials[blockIdx.x * kCounterWords + k] = totals[k];
+}
+
+// One entry of the persistent kernel's work queue, in pinned memory. `posted` and `done` are
+// sequence numbers: burst k (from 0) uses entry k % depth and is posted as k + 1, done as k + 1.
+struct alignas(kLine) WorkEntry {
+  uint32_t posted;  // written by the host (release), read by the GPU (acquire)
+  uint32_t count;
+  uint32_t pad[30];
+  uint32_t done;    // written by the GPU (release), read by the host (acquire)
+};
+
+__global__ void persistent_kernel(nf::NfChainView chain, WorkEntry* queue, nf::PacketRef* refs, uint32_t max_batch,
+                                  unsigned long long* partials, uint32_t depth, const uint32_t* stop_flag,
+                                  uint32_t first_burst) {
+  __shared__ unsigned long long totals[kCounterWords];
+  __shared__ uint32_t count, stop;
+  for (uint32_t k = first_burst;; ++k) {
+    WorkEntry& entry = queue[k % depth];
+    if (threadIdx.x == 0) {
+      for (;;) {
+        // Acquire pairs with the host's release of `posted`: the burst's references are visible.
+        if (load_acquire_sys(&entry.posted) == k + 1) {
+          count = entry.count;
+          stop = 0;
+          break;
+        }
+        if (load_acquire_sys(stop_flag)) {
+          stop = 1;
+          break;
+        }
+      }
+    }
+    for (uint32_t i = threadIdx.x; i < kCounterWords; i += blockDim.x) totals[i] = 0;
+    __syncthreads();
+    if (stop) return;
+    nf::PacketRef* burst = refs + size_t(k % depth) * max_batch;
+    for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) process_packet(chain, burst[i], burst[i].data, totals);
+    __syncthreads();
+    for (uint32_t c = threadIdx.x; c < kCounterWords; c += blockDim.x)
+      partials[size_t(k % depth) * kCounterWords + c] = totals[c];
+    __syncthreads();
+    if (threadIdx.x == 0) store_release_sys(&entry.done, k + 1);
+  }
+}
+
+uint32_t acquire(const uint32_t& word) {
+  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(const_cast<uint32_t&>(word)).load(cuda::memory_order_acquire);
+}
+void release(uint32_t& word, uint32_t value) {
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(word).store(value, cuda::memory_order_release);
+}
 
 }  // namespace
 
 struct GpuNfRunner::Impl {
-  mem::Block pinned;  // refs, then the counters the kernel adds into
+  StagedMode mode;
+  uint32_t max_batch, depth, slot_size, blocks_per_burst;
+  nf::NfChainView chain;
+  mem::Block pinned;          // refs per entry, counter partials per entry, the work queue, the stop flag
+  mem::Block device_packets;  // Copy mode: each entry's packets on the GPU
   nf::PacketRef* refs = nullptr;
-  unsigned long long* totals = nullptr;
+  unsigned long long* partials = nullptr;
+  WorkEntry* queue = nullptr;
+  uint32_t* stop_flag = nullptr;
   cudaStream_t stream = nullptr;
+
+  // Per entry, for the per-burst modes: an event after its last operation, and for Copy mode
+  // whether the copy back has been issued (it needs the lengths the NFs left).
+  std::vector<cudaEvent_t> events;
+  std::vector<uint32_t> counts;
+  std::vector<bool> copying_back;
+  uint64_t submitted = 0, completed = 0;
+
+  nf::PacketRef* entry_refs(uint64_t burst) const { return refs + size_t(burst % depth) * max_batch; }
+  unsigned long long* entry_partials(uint64_t burst) const {
+    return partials + size_t(burst % depth) * blocks_per_burst * kCounterWords;
+  }
+  uint8_t* entry_packets(uint64_t burst) const {
+    return device_packets.data() + size_t(burst % depth) * max_batch * slot_size;
+  }
+  // Issues the copies between the slots and the entry's GPU buffer (to_device or back).
+  void copy_packets(uint64_t burst, bool to_device);
+  bool gpu_done(uint64_t burst, bool wait);
 };
 
-GpuNfRunner::GpuNfRunner(uint32_t max_batch) : impl_(std::make_unique<Impl>()) {
+void GpuNfRunner::Impl::copy_packets(uint64_t burst, bool to_device) {
+  const nf::PacketRef* r = entry_refs(burst);
+  std::vector<void*> dsts;
+  std::vector<const void*> srcs;
+  std::vector<size_t> sizes;
+  for (uint32_t i = 0; i < counts[burst % depth]; ++i) {
+    // Back, only what leaves: dropped packets' bytes are not needed again.
+    if (!to_device && r[i].verdict == nf::Verdict::Drop) continue;
+    uint8_t* gpu = entry_packets(burst) + size_t(i) * slot_size;
+    dsts.push_back(to_device ? static_cast<void*>(gpu) : static_cast<void*>(r[i].data));
+    srcs.push_back(to_device ? static_cast<const void*>(r[i].data) : static_cast<const void*>(gpu));
+    sizes.push_back(r[i].len);
+  }
+  if (dsts.empty()) return;
+  cudaMemcpyAttributes attrs{};
+  attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  size_t attrs_index = 0;
+  GNF_CUDA_CHECK(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), dsts.size(), &attrs, &attrs_index, 1, stream));
+}
+
+bool GpuNfRunner::Impl::gpu_done(uint64_t burst, bool wait) {
+  const uint32_t e = uint32_t(burst % depth);
+  if (mode == StagedMode::Persistent) {
+    // Acquire pairs with the kernel's release of `done`: verdicts and rewritten packets are visible.
+    while (acquire(queue[e].done) != burst + 1)
+      if (!wait) return false;
+    return true;
+  }
+  for (;;) {
+    cudaError_t status = wait ? cudaEventSynchronize(events[e]) : cudaEventQuery(events[e]);
+    if (status == cudaErrorNotReady) return false;
+    GNF_CUDA_CHECK(status);
+    if (mode != StagedMode::Copy || copying_back[e]) return true;
+    copy_packets(burst, false);
+    GNF_CUDA_CHECK(cudaEventRecord(events[e], stream));
+    copying_back[e] = true;
+  }
+}
+
+GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, uint32_t slot_size,
+                         const nf::NfChainView& chain)
+    : impl_(std::make_unique<Impl>()) {
   if (!mem::cuda_device_available()) throw UserError("path 'staged' needs a CUDA GPU, and none is usable here");
-  size_t refs_bytes = (size_t(max_batch) * sizeof(nf::PacketRef) + 127) / 128 * 128;
-  size_t totals_bytes = nf::kMaxChainLength * nf::NfCounters::kMax * sizeof(unsigned long long);
-  impl_->pinned = mem::Block(mem::Domain::HostPinned, refs_bytes + totals_bytes);
-  impl_->refs = reinterpret_cast<nf::PacketRef*>(impl_->pinned.data());
-  impl_->totals = reinterpret_cast<unsigned long long*>(impl_->pinned.data() + refs_bytes);
-  GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking));
+  Impl& m = *impl_;
+  m.mode = mode;
+  m.max_batch = max_batch;
+  m.depth = depth;
+  m.slot_size = slot_size;
+  m.chain = chain;
+  m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : (max_batch + kThreads - 1) / kThreads;
+  const size_t refs_bytes = (size_t(depth) * max_batch * sizeof(nf::PacketRef) + kLine - 1) / kLine * kLine;
+  const size_t partials_bytes = size_t(depth) * m.blocks_per_burst * kCounterWords * sizeof(unsigned long long);
+  const size_t queue_bytes = size_t(depth) * sizeof(WorkEntry);
+  m.pinned = mem::Block(mem::Domain::HostPinned, refs_bytes + partials_bytes + queue_bytes + kLine);
+  m.refs = reinterpret_cast<nf::PacketRef*>(m.pinned.data());
+  m.partials = reinterpret_cast<unsigned long long*>(m.pinned.data() + refs_bytes);
+  m.queue = reinterpret_cast<WorkEntry*>(m.pinned.data() + refs_bytes + partials_bytes);
+  m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data() + refs_bytes + partials_bytes + queue_bytes);
+  if (mode == StagedMode::Copy) m.device_packets = mem::Block(mem::Domain::Device, size_t(depth) * max_batch * slot_size);
+  m.events.resize(depth);
+  for (cudaEvent_t& e : m.events) GNF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  m.counts.assign(depth, 0);
+  m.copying_back.assign(depth, false);
+  GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+  if (mode == StagedMode::Persistent) {
+    const uint32_t threads = std::min<uint32_t>(1024, (max_batch + 31) / 32 * 32);
+    persistent_kernel<<<1, threads, 0, m.stream>>>(chain, m.queue, m.refs, max_batch, m.partials, depth, m.stop_flag, 0);
+    GNF_CUDA_CHECK_LAUNCH();
+  }
 }
 
 GpuNfRunner::~GpuNfRunner() {
-  if (impl_->stream) cudaStreamDestroy(impl_->stream);
+  Impl& m = *impl_;
+  if (m.mode == StagedMode::Persistent) release(*m.stop_flag, 1);
+  if (m.stream) {
+    cudaStreamSynchronize(m.stream);
+    cudaStreamDestroy(m.stream);
+  }
+  for (cudaEvent_t e : m.events) cudaEventDestroy(e);
 }
 
-nf::PacketRef* GpuNfRunner::refs() { return impl_->refs; }
+nf::PacketRef* GpuNfRunner::next_batch() {
+  const Impl& m = *impl_;
+  return m.submitted - m.completed < m.depth ? m.entry_refs(m.submitted) : nullptr;
+}
 
-void GpuNfRunner::run(const nf::NfChainView& chain, uint32_t count, nf::NfCounters* counters) {
-  if (count == 0) return;
+void GpuNfRunner::submit(uint32_t count) {
   Impl& m = *impl_;
-  const size_t n_totals = nf::kMaxChainLength * nf::NfCounters::kMax;
-  for (size_t i = 0; i < n_totals; ++i) m.totals[i] = 0;
-  run_chain_kernel<<<(count + kThreads - 1) / kThreads, kThreads, 0, m.stream>>>(chain, m.refs, count, m.totals);
-  GNF_CUDA_CHECK_LAUNCH();
-  // The kernel's writes to mapped host memory (verdicts, rewritten headers, counters) are visible
-  // to this thread once the stream is synchronised.
-  GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
-  for (uint32_t e = 0; e < chain.count; ++e)
-    for (int k = 0; k < nf::NfCounters::kMax; ++k) counters[e].value[k] += m.totals[e * nf::NfCounters::kMax + k];
+  const uint64_t burst = m.submitted;
+  const uint32_t e = uint32_t(burst % m.depth);
+  m.counts[e] = count;
+  m.copying_back[e] = false;
+  if (m.mode == StagedMode::Persistent) {
+    m.queue[e].count = count;
+    // Release: the references written into the entry are visible to the kernel's acquire.
+    release(m.queue[e].posted, uint32_t(burst + 1));
+  } else {
+    uint8_t* device_packets = nullptr;
+    if (m.mode == StagedMode::Copy) {
+      m.copy_packets(burst, true);
+      device_packets = m.entry_packets(burst);
+    }
+    const uint32_t blocks = (count + kThreads - 1) / kThreads;
+    burst_kernel<<<blocks, kThreads, 0, m.stream>>>(m.chain, m.entry_refs(burst), count, device_packets, m.slot_size,
+                                                    m.entry_partials(burst));
+    GNF_CUDA_CHECK_LAUNCH();
+    GNF_CUDA_CHECK(cudaEventRecord(m.events[e], m.stream));
+  }
+  ++m.submitted;
+}
+
+GpuNfRunner::Done GpuNfRunner::take_done(bool wait, nf::NfCounters* counters) {
+  Impl& m = *impl_;
+  if (m.completed == m.submitted || !m.gpu_done(m.completed, wait)) return Done{nullptr, 0};
+  const uint64_t burst = m.completed++;
+  const uint32_t count = m.counts[burst % m.depth];
+  const uint32_t rows = m.mode == StagedMode::Persistent ? 1 : (count + kThreads - 1) / kThreads;
+  const unsigned long long* partials = m.entry_partials(burst);
+  for (uint32_t row = 0; row < rows; ++row)
+    for (uint32_t e = 0; e < m.chain.count; ++e)
+      for (int k = 0; k < nf::NfCounters::kMax; ++k)
+        counters[e].value[k] += partials[row * kCounterWords + e * nf::NfCounters::kMax + k];
+  return Done{m.entry_refs(burst), count};
+}
+
+uint32_t GpuNfRunner::in_flight() const { return uint32_t(impl_->submitted - impl_->completed); }
+
+void GpuNfRunner::for_each_in_flight(void (*visit)(const nf::PacketRef&, void*), void* context) const {
+  const Impl& m = *impl_;
+  for (uint64_t b = m.completed; b < m.submitted; ++b)
+    for (uint32_t i = 0; i < m.counts[b % m.depth]; ++i) visit(m.entry_refs(b)[i], context);
 }
 
 }  // namespace gnf::driver

@@ -11,9 +11,10 @@ constexpr size_t kRingAlign = 128;  // RDLEN/TDLEN granularity; also keeps rings
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverOptions& options,
+Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverOptions& unresolved,
              const nf::NfChainView& chain, bool nf_on_gpu)
-    : queue_(queue), ports_(ports), options_(options), chain_(chain) {
+    : queue_(queue), ports_(ports), options_(unresolved.resolved(false)), chain_(chain) {
+  const DriverOptions& options = options_;
   const size_t n_ports = ports.size();
   const size_t rx_ring_bytes = align_up(options.rx_ring_size * sizeof(nic::ixgbe_adv_rx_desc), kRingAlign);
   const size_t tx_ring_bytes = align_up(options.tx_ring_size * sizeof(nic::ixgbe_adv_tx_desc), kRingAlign);
@@ -38,13 +39,11 @@ Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverO
     tx_[p].init(regs.tx[queue], reinterpret_cast<nic::ixgbe_adv_tx_desc*>(base + rx_ring_bytes), options.tx_ring_size,
                 reinterpret_cast<uint32_t*>(base + rx_ring_bytes + tx_ring_bytes), options);
   }
-  if (nf_on_gpu) {
-    gpu_nf_ = std::make_unique<GpuNfRunner>(options.burst);
-    batch_ = gpu_nf_->refs();
-  } else {
+  if (nf_on_gpu)
+    gpu_nf_ = std::make_unique<GpuNfRunner>(options.staged_mode, options.burst, options.staged_depth, options.slot_size,
+                                            chain);
+  else
     host_batch_.resize(options.burst);
-    batch_ = host_batch_.data();
-  }
   out_.resize(options.burst);
   backlog_.resize(n_ports);
 }
@@ -71,8 +70,15 @@ bool Plane::poll(uint64_t now_ns) {
   bool moved = false;
   if (send_backlog(now_ns)) return true;  // back-pressure: leave new packets in the rx rings
   for (uint16_t p = 0; p < rx_.size(); ++p) {
+    // On the staged path the burst is received straight into the GPU runner's next entry; with
+    // every entry on the GPU, the oldest is waited for first.
+    nf::PacketRef* batch = gpu_nf_ ? gpu_nf_->next_batch() : host_batch_.data();
+    if (!batch) {
+      complete_gpu_bursts(now_ns, true);
+      batch = gpu_nf_->next_batch();
+    }
     uint64_t alloc_failures = 0;
-    uint32_t n = rx_[p].receive(batch_, options_.burst, p, now_ns, alloc_failures);
+    uint32_t n = rx_[p].receive(batch, options_.burst, p, now_ns, alloc_failures);
     if (alloc_failures) {
       counters_.alloc_failures.add(alloc_failures);
       reclaim_all();  // slots may be waiting in finished tx descriptors
@@ -81,13 +87,14 @@ bool Plane::poll(uint64_t now_ns) {
     moved = true;
     counters_.rx_packets.add(n);
     if (gpu_nf_) {
-      gpu_nf_->run(chain_, n, nf_counters_.data());
+      gpu_nf_->submit(n);
     } else {
-      nf::PacketBatch batch{batch_, n};
-      nf::run_chain(chain_, batch, nf_counters_.data());
+      nf::PacketBatch packets{batch, n};
+      nf::run_chain(chain_, packets, nf_counters_.data());
+      dispatch(batch, n, now_ns);
     }
-    dispatch(batch_, n, now_ns);
   }
+  if (gpu_nf_) moved |= complete_gpu_bursts(now_ns, false) || gpu_nf_->in_flight() != 0;
   for (auto& rx : rx_) {
     uint32_t before = rx.unpublished;
     rx.publish(options_, now_ns);
@@ -152,11 +159,23 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
       }
 }
 
+bool Plane::complete_gpu_bursts(uint64_t now_ns, bool wait_for_one) {
+  bool any = false;
+  for (;;) {
+    GpuNfRunner::Done done = gpu_nf_->take_done(wait_for_one && !any, nf_counters_.data());
+    if (!done.refs) return any;
+    dispatch(done.refs, done.count, now_ns);
+    any = true;
+  }
+}
+
 void Plane::reclaim_all() {
   for (auto& tx : tx_) tx.reclaim(options_, pool_ptrs_.data(), uint32_t(pool_ptrs_.size()));
 }
 
 void Plane::flush(uint64_t now_ns) {
+  if (gpu_nf_)
+    while (gpu_nf_->in_flight()) complete_gpu_bursts(now_ns, true);
   for (auto& rx : rx_) rx.publish(options_, now_ns, true);
   for (auto& tx : tx_) tx.publish(options_, now_ns, true);
   reclaim_all();
@@ -186,6 +205,16 @@ SlotAudit Plane::audit() const {
     for (uint32_t i = tx.clean; i != tx.tail; i = i + 1 == tx.entries ? 0 : i + 1) place(tx.slots[i], a.in_tx_rings);
   for (const auto& queue : backlog_)
     for (const nf::PacketRef& p : queue) place(reinterpret_cast<uint64_t>(p.data), a.in_driver);
+  if (gpu_nf_) {
+    // Bursts on the GPU hold their slots in the driver.
+    std::vector<uint64_t> in_flight;
+    gpu_nf_->for_each_in_flight(
+        [](const nf::PacketRef& p, void* out) {
+          static_cast<std::vector<uint64_t>*>(out)->push_back(reinterpret_cast<uint64_t>(p.data));
+        },
+        &in_flight);
+    for (uint64_t slot : in_flight) place(slot, a.in_driver);
+  }
   return a;
 }
 

@@ -58,7 +58,7 @@ class Plane {
   static constexpr size_t kExceptionQueueDepth = 1024;
 
   // `nf_on_gpu`: the staged path. Rings and slots go into pinned host memory mapped into the GPU,
-  // and each burst's NF chain runs as a kernel over the slots in place.
+  // and bursts go to the GPU (gpu_nf_runner.h) while the plane goes on receiving.
   Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverOptions& options,
         const nf::NfChainView& chain, bool nf_on_gpu = false);
 
@@ -93,9 +93,11 @@ class Plane {
   std::vector<RxRing> rx_;
   std::vector<TxRing> tx_;
 
+  // Dispatches the bursts the GPU has finished, in order; with `wait_for_one`, waits for the oldest.
+  bool complete_gpu_bursts(uint64_t now_ns, bool wait_for_one);
+
   std::unique_ptr<GpuNfRunner> gpu_nf_;  // staged path only
-  std::vector<nf::PacketRef> host_batch_;
-  nf::PacketRef* batch_ = nullptr;       // host_batch_, or the runner's pinned array
+  std::vector<nf::PacketRef> host_batch_;  // cpu path: the burst being processed
   std::vector<nf::PacketRef*> out_;
   std::vector<std::deque<nf::PacketRef>> backlog_;  // per output port, with tx_full_wait
   std::array<nf::NfCounters, nf::kMaxChainLength> nf_counters_{};
