@@ -83,7 +83,8 @@ def search(measure, max_rate_pps, resolution_pps, criterion, history=(), verify=
 
     def run(rate, verification=False):
         if len(new) >= max_trials:
-            raise SearchError("%s search did not converge within %d trials: %r" % (criterion.name, max_trials, outcomes))
+            raise SearchError("%s search did not converge within %d trials: %r" % (
+                criterion.name, max_trials, outcomes))
         o = measure(rate, duration_s=verify_duration_s if verification else None, verification=verification)
         new.append(o)
         outcomes.append(o)

@@ -27,9 +27,14 @@ def pytest_addoption(parser):
 class FakeGnf:
     """fake_gnf.py with its knobs (FAKE_GNF_* environment) and a log of every argv it got."""
 
-    def __init__(self, monkeypatch, log):
-        self.path = FAKE_GNF
-        self.log = log
+    def __init__(self, monkeypatch, folder):
+        # A wrapper that runs the fake with this interpreter: `env python3` may find a slower
+        # one (a pyenv shim costs more than the fake itself) or none.
+        self.path = str(folder / "gnf")
+        with open(self.path, "w") as f:
+            f.write('#!/bin/sh\nexec "%s" "%s" "$@"\n' % (sys.executable, FAKE_GNF))
+        os.chmod(self.path, 0o755)
+        self.log = folder / "fake_gnf_argv.log"
         self._monkeypatch = monkeypatch
 
     def set(self, **env):
@@ -48,9 +53,11 @@ class FakeGnf:
 def fake_gnf(monkeypatch, tmp_path):
     for name in FAKE_ENV:
         monkeypatch.delenv(name, raising=False)
-    log = tmp_path / "fake_gnf_argv.log"
-    monkeypatch.setenv("FAKE_GNF_LOG", str(log))
-    return FakeGnf(monkeypatch, log)
+    folder = tmp_path / "fake"
+    folder.mkdir()
+    fake = FakeGnf(monkeypatch, folder)
+    monkeypatch.setenv("FAKE_GNF_LOG", str(fake.log))
+    return fake
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,8 @@
 """Statistics against hand-computed cases: histogram percentiles (the sink's nearest-rank rule and
 bucket layout), pooled moments, spread over repetitions, RFC 4737 reordering, loss attribution."""
+import json
 import math
+import os
 import random
 
 import pytest
@@ -150,3 +152,13 @@ def test_loss_attribution_without_loss_has_zero_shares():
     where = {k: 0 for k in ("nic_rx_buffer", "rx_ring", "tx_ring", "nf_drop", "to_host", "other")}
     a = stats.attribute_loss({"count": 0, "ratio": 0.0, "where": where})
     assert a["unattributed"] == 0 and set(a["share"].values()) == {0.0}
+
+
+def test_percentiles_of_a_real_sink_histogram_equal_the_sinks_own():
+    # A histogram and the percentiles the C++ sink computed for it (src/wire/latency_histogram.cpp),
+    # from a `gnf run` on the H100 machine: the layouts and the rank rule agree, bucket by bucket.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "sink_latency_staged_h100.json")
+    lat = json.load(open(path))
+    assert stats.histogram_count(lat["histogram"]) == lat["count"]
+    for q, key in ((50, "p50"), (90, "p90"), (99, "p99"), (99.9, "p99_9"), (100, "max")):
+        assert stats.percentile(lat["histogram"], q, max_ns=lat["max"]) == lat[key], key

@@ -48,7 +48,8 @@ def test_every_flag_the_harness_emits_is_one_schema_md_lists(fake_gnf, tmp_path)
 
 def test_a_trial_returns_its_validated_json(fake_gnf, tmp_path):
     fake_gnf.set(capacity_pps=1e6)
-    doc = trial.run(fake_gnf.path, {"path": "cpu", "size": [64], "rate_pps": 2e6, "duration": 1}, str(tmp_path / "t.json"))
+    knobs = {"path": "cpu", "size": [64], "rate_pps": 2e6, "duration": 1}
+    doc = trial.run(fake_gnf.path, knobs, str(tmp_path / "t.json"))
     assert doc["result"]["sent"] == 2_000_000 and doc["result"]["loss"]["count"] == 1_000_000
 
 
@@ -56,7 +57,7 @@ def test_a_failing_binary_raises_an_error_naming_the_command_and_exit_code(fake_
     fake_gnf.set(exit=3)
     with pytest.raises(trial.TrialError) as e:
         trial.run(fake_gnf.path, {"path": "cpu"}, str(tmp_path / "t.json"))
-    assert fake_gnf.path + " bench --path cpu" in str(e.value)
+    assert fake_gnf.path + " bench --path cpu --json" in str(e.value)
     assert "exited with 3" in str(e.value) and "counters do not add up" in str(e.value)
     assert not e.value.refused and not e.value.needs_gpu
 
