@@ -149,3 +149,10 @@ def test_the_fidelity_statement_is_design_mds_word_for_word():
         pytest.skip("DESIGN.md is not beside this checkout")
     section = open(design).read().split("## Fidelity and honesty", 1)[1].split("\n## ", 1)[0]
     assert " ".join(section.split()) == " ".join(report.FIDELITY.split())
+
+
+def test_a_refused_calibration_stops_the_run_because_every_latency_table_needs_it(fake_gnf, tmp_path, capsys):
+    fake_gnf.set(refuse="calibrate")
+    rc, folder = run_cli(fake_gnf, tmp_path, "one-way", "--quick", "--paths", "cpu")
+    assert rc == 3 and not (folder / "report.md").exists()
+    assert "--calibrate is not supported yet" in capsys.readouterr().err
