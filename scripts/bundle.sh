@@ -19,6 +19,7 @@ for b in "$out"/bin/*; do
 done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
 cp -r configs bench "$out/"
+rm -rf "$out/bench/results"  # earlier runs' reports: not needed there, and they would eat the 64 MiB
 mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
 cat > "$out/env.sh" <<'EOS'
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -44,8 +44,13 @@ while o < len(d):
     incl = struct.unpack_from('<I', d, o + 8)[0]; out.append(d[o + 16:o + 16 + incl]); o += 16 + incl
 sys.stdout.buffer.write(b''.join(len(f).to_bytes(4, 'little') + f for f in out)); print(len(out), file=sys.stderr)" "$1"; }
 step pcap_cpu_staged_bypass same_output
-step bench_cpu_l2fwd python3 "$bundle/bench/cpu_l2fwd.py" --gnf "$bundle/bin/gnf" --runs 3 --out "$out/cpu-l2fwd"
-step bench_cpu_l2fwd_2nic python3 "$bundle/bench/cpu_l2fwd.py" --gnf "$bundle/bin/gnf" --runs 3 --nic-threads 2 --out "$out/cpu-l2fwd-2nic"
+# The harness (bench/README.md): l2fwd 64 B on the cpu path at 100 GbE, NDR/PDR over 3 repetitions,
+# with one and two NIC-model threads; then every path at two sizes, briefly.
+step bench_cpu_l2fwd timeout 600 python3 "$bundle/bench/run.py" sweep --gnf "$bundle/bin/gnf" --paths cpu --sizes 64 \
+  --speed 100 --repetitions 3 --out "$out/bench-cpu-l2fwd"
+step bench_cpu_l2fwd_2nic timeout 600 python3 "$bundle/bench/run.py" sweep --gnf "$bundle/bin/gnf" --paths cpu --sizes 64 \
+  --speed 100 --repetitions 3 --nic-threads 2 --out "$out/bench-cpu-l2fwd-2nic"
+step bench_paths_quick timeout 600 python3 "$bundle/bench/run.py" paths --quick --gnf "$bundle/bin/gnf" --out "$out/bench-paths"
 for q in 1 4; do
   for path in cpu staged bypass; do
     step "paths_${path}_q$q" timeout 120 gnf run --path "$path" --gen --size 64 --speed 100 --queues "$q" --flows 64 --count 3000000 \

@@ -1,0 +1,131 @@
+"""bench/run.py: run one named scenario, write its report, update the index."""
+import argparse
+import datetime
+import os
+import sys
+
+from . import rates, report, trial
+from .scenarios import SCENARIOS
+from .scenarios.common import Context
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DEFAULT_ROOT = os.path.join(REPO, "bench", "results")
+DEFAULT_INDEX = os.path.join(REPO, "bench", "RESULTS.md")
+PATHS = ("cpu", "staged", "bypass")
+
+
+def _list(convert):
+    def parse(text):
+        try:
+            return [convert(x.strip()) for x in text.split(",") if x.strip()]
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e))
+    return parse
+
+
+def _paths(text):
+    paths = _list(str)(text)
+    bad = [p for p in paths if p not in PATHS]
+    if bad:
+        raise argparse.ArgumentTypeError("unknown path(s) %s; choose from %s" % (", ".join(bad), ",".join(PATHS)))
+    return paths
+
+
+def _sizes(text):
+    try:
+        return rates.parse_sizes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="bench/run.py", description="Run one benchmark scenario of gnf and write its report "
+        "(bench/README.md). Options left out take the scenario's defaults.")
+    p.add_argument("scenario", choices=sorted(SCENARIOS), help="what to run")
+    p.add_argument("--gnf", default=os.environ.get("GNF_BIN") or os.path.join(REPO, "build", "gnf"),
+                   help="the gnf binary (default: $GNF_BIN, else <repo>/build/gnf)")
+    p.add_argument("--out", default=DEFAULT_ROOT, help="results root; the run goes to OUT/<date>-<scenario>/")
+    p.add_argument("--index", help="the index to update (default: bench/RESULTS.md for the default --out, "
+                                   "else OUT/RESULTS.md)")
+    p.add_argument("--quick", action="store_true", help="small enough for a 2-core CI box without a GPU")
+    p.add_argument("--repetitions", type=int, help="repetitions of every point (median and spread)")
+    p.add_argument("--trial-s", type=float, help="measured seconds per trial")
+    p.add_argument("--warmup-s", type=float, help="warm-up seconds per trial (not measured)")
+    p.add_argument("--verify-s", type=float, help="measured seconds of a search's verification trial")
+    p.add_argument("--no-verify", dest="verify", action="store_false", help="no verification trial after a search")
+    p.add_argument("--paths", type=_paths, help="data paths, e.g. cpu,staged,bypass")
+    p.add_argument("--sizes", type=_sizes, help="frame sizes with FCS, e.g. 64,1518,imix, or 'all'")
+    p.add_argument("--rings", type=_list(int), help="rings scenario: ring counts, e.g. 1,2,4,8")
+    p.add_argument("--speed", type=float, help="port speed, Gbit/s (10, 25, 40, 100, 200, 400)")
+    p.add_argument("--load", type=float, help="offered load, %% of line rate (fixed-load scenarios)")
+    p.add_argument("--resolution", help="search resolution: PCT%% of line rate or absolute pps")
+    p.add_argument("--pdr-loss", type=float, help="PDR loss tolerance in %% (default 0.1)")
+    p.add_argument("--queues", type=int, help="rx/tx queue pairs per port")
+    p.add_argument("--flows", type=int, help="generator flows")
+    p.add_argument("--nic-threads", type=int, help="NIC-model threads")
+    p.add_argument("--driver-threads", type=int, help="driver threads")
+    p.add_argument("--config", action="append", help="gnf config file (ports, driver, NF chain); several: one "
+                                                     "series each in sweep and paths")
+    return p
+
+
+def resolve(argv):
+    """Parsed options with the scenario's defaults filled in where the command line said nothing."""
+    args = parser().parse_args(argv)
+    scenario = SCENARIOS[args.scenario]
+    if args.pdr_loss is not None:
+        args.pdr_loss /= 100
+    for key, value in scenario.defaults(args.quick).items():
+        if getattr(args, key, None) is None:
+            setattr(args, key, value)
+    if args.verify_s is None:
+        args.verify_s = args.trial_s
+    if args.config:
+        args.config = [os.path.abspath(c) for c in args.config]
+    return scenario, args
+
+
+def run_folder(root, scenario):
+    """ROOT/<date>-<scenario>, or -2, -3, ... when an earlier run of today is there."""
+    base = os.path.join(root, "%s-%s" % (datetime.date.today().isoformat(), scenario))
+    folder, n = base, 1
+    while os.path.exists(folder):
+        n += 1
+        folder = "%s-%d" % (base, n)
+    os.makedirs(folder)
+    return folder
+
+
+def main(argv=None):
+    scenario, o = resolve(sys.argv[1:] if argv is None else argv)
+    o.gnf = os.path.abspath(o.gnf)
+    if not os.access(o.gnf, os.X_OK):
+        print("bench/run.py: no gnf binary at %s (build it, or pass --gnf / set GNF_BIN)" % o.gnf, file=sys.stderr)
+        return 2
+    folder = run_folder(o.out, scenario.name)
+    estimate = scenario.estimate_trials(o)
+    if estimate:
+        seconds = estimate * (o.trial_s + o.warmup_s + 1.5)  # + start-up and drain, roughly
+        print("%s: about %d trials, ~%s" % (scenario.name, estimate, "%.0f s" % seconds if seconds < 120 else
+                                            "%.0f min" % (seconds / 60)), file=sys.stderr)
+    base = {"warmup": o.warmup_s, "duration": o.trial_s, "speed": o.speed, "flows": o.flows,
+            "nic_threads": o.nic_threads, "driver_threads": o.driver_threads,
+            "config": o.config[0] if o.config else None}
+    runner = trial.Runner(o.gnf, folder, base)
+    command = ["bench/run.py"] + list(sys.argv[1:] if argv is None else argv)
+    rep = report.Report(scenario.name, scenario.title, scenario.reproduces, command)
+    ctx = Context(o, runner, rep, folder)
+    try:
+        scenario.run(ctx)
+    except trial.TrialError as e:
+        print("bench/run.py: %s: a trial failed, no report written (trials so far in %s):\n%s" % (
+            scenario.name, runner.folder, e), file=sys.stderr)
+        return 3
+    report_md = rep.write(folder, runner.trials, vars(o))
+    index = o.index or (DEFAULT_INDEX if os.path.abspath(o.out) == DEFAULT_ROOT else os.path.join(o.out, "RESULTS.md"))
+    report.update_index(index, scenario.name, report_md, runner.trials, rep.headline)
+    print("%s: %s\nreport: %s\nindex: %s" % (scenario.name, rep.headline, report_md, index))
+    for n in rep.notes:
+        print("note: " + n, file=sys.stderr)
+    return 1 if ctx.refusals else 0

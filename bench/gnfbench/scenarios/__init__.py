@@ -1,0 +1,6 @@
+"""The named scenarios: `bench/run.py NAME` runs one. Each reproduces a figure of a source paper
+(shared/SEEDS.md) and puts the paper's numbers beside ours, or measures the harness itself."""
+from . import calibrate, one_way, paths, rings, sweep, tail_batching, writeback
+
+SCENARIOS = {s.name: s for s in (rings.Rings(), tail_batching.TailBatching(), writeback.Writeback(), paths.Paths(),
+                                 one_way.OneWay(), sweep.Sweep(), calibrate.Calibrate())}

@@ -1,0 +1,219 @@
+"""What every scenario shares: running repetitions, searches and calibration floors through one
+trial runner, skipping a path this machine cannot run (with a note, not a failure), and turning
+trials into table cells."""
+from .. import rates, search, stats, trial
+from ..report import FLOOR_LABEL
+
+
+class Context:
+    """One scenario run: options, the trial runner, the report being built."""
+
+    def __init__(self, options, runner, report, folder):
+        self.options = options
+        self.runner = runner
+        self.report = report
+        self.folder = folder
+        self.unavailable = {}   # path -> why it cannot run here (no GPU)
+        self.refusals = []      # messages of trials the binary refused for another reason
+        self._floors = {}
+
+    # -- running ---------------------------------------------------------------------------
+
+    def _guarded(self, path, what, fn):
+        """fn() unless `path` is known not to run here; a refusal becomes a visible note."""
+        if path in self.unavailable:
+            return None
+        try:
+            return fn()
+        except trial.TrialError as e:
+            if e.needs_gpu:
+                self.unavailable[path] = e.message()
+                self.report.note("Path `%s` was skipped: `gnf bench` answered \"%s\" (no usable CUDA GPU on this "
+                                 "machine). Its rows show –." % (path, e.message()))
+                return None
+            if e.refused:
+                self.refusals.append(e.message())
+                self.report.note("%s was not measured: `gnf bench` refused it: \"%s\" (command: `%s`)." % (
+                    what, e.message(), " ".join(e.command)))
+                return None
+            raise
+
+    def repeat(self, label, **knobs):
+        """Trials at fixed knobs, `repetitions` times. None if the path cannot run here."""
+        path = knobs.get("path")
+
+        def run_all():
+            return [self.runner("%s-rep%d" % (label, r + 1), **knobs) for r in range(self.options.repetitions)]
+        return self._guarded(path, label, run_all)
+
+    def floor(self, **knobs):
+        """The calibration trials (generator -> softnic -> sink, no driver) for these knobs.
+
+        Cached: every table that needs the floor at the same size and load shares one set. A
+        refused calibration raises TrialError (the run stops)."""
+        knobs = {k: v for k, v in knobs.items() if k not in ("path",) + DRIVER_KNOBS}
+        key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in knobs.items()))
+        if key not in self._floors:
+            size = rates.IMIX_LABEL if knobs.get("imix") else "-".join(map(str, knobs.get("size") or []))
+            rate = ["%s%g" % (k, knobs[k]) for k in trial.RATE_KNOBS if knobs.get(k) is not None]
+            # Not guarded: every latency table needs its floor, so a refused calibration ends the run.
+            label = "-".join(["calibrate", size] + rate)
+            self._floors[key] = [self.runner("%s-rep%d" % (label, r + 1), calibrate=True, **knobs)
+                                 for r in range(self.options.repetitions)]
+        return self._floors[key]
+
+    def search(self, label, frame_size, **knobs):
+        """NDR and PDR at `frame_size` (the knobs carry it too), once per repetition.
+
+        Returns [(ndr, pdr) SearchResult pairs], or None if the path cannot run here."""
+        line_pps = rates.line_rate_pps(self.options.speed, frame_size)
+        resolution = search.resolution_pps(self.options.resolution, line_pps)
+        path = knobs.get("path")
+
+        def measure_at(rep):
+            def measure(rate, duration_s=None, verification=False):
+                t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
+                                rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
+                return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t)
+            return measure
+
+        def run_all():
+            return [search.ndr_and_pdr(measure_at(rep), line_pps, resolution, self.options.pdr_loss,
+                                       verify=self.options.verify, verify_duration_s=self.options.verify_s)
+                    for rep in range(self.options.repetitions)]
+        return self._guarded(path, label, run_all)
+
+
+# Knobs that configure the driver or the NF: a calibration trial has neither, so they are left out
+# of it. The config file stays: its ports (buffers, speed) shape the floor too.
+DRIVER_KNOBS = ("burst", "rx_ring", "tx_ring", "rx_tail_batch", "tx_tail_batch", "tail_timeout_ns", "tx_completion",
+                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "one_way", "tx_writeback_fc")
+
+
+def size_knobs(size):
+    """The generator's frame-size knobs for one size (or IMIX)."""
+    return {"imix": True} if size == rates.IMIX_LABEL else {"size": [size]}
+
+
+# -- trials -> cells -------------------------------------------------------------------------
+
+def latency_value(key):
+    """A latency field of a trial, None when no frame arrived (the binary writes 0 then)."""
+    return lambda t: t.result["latency"][key] if t.result["latency"]["count"] else None
+
+
+def spread(trials, value):
+    return stats.Spread([value(t) for t in trials] if trials else [])
+
+
+def cells(trials, columns):
+    """One formatted cell per (value function, format, scale) column; "–" without trials."""
+    return [spread(trials, value).format(fmt, scale) for value, fmt, scale in columns]
+
+
+US = 1e-3  # ns -> µs
+LATENCY_HEADERS = ["mean µs", "std dev µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs"]
+LATENCY_COLUMNS = [(latency_value("mean"), "{:.2f}", US), (latency_value("stddev"), "{:.3f}", US),
+                   (latency_value("p50"), "{:.2f}", US), (latency_value("p99"), "{:.2f}", US),
+                   (latency_value("p99_9"), "{:.2f}", US), (latency_value("max"), "{:.2f}", US)]
+
+
+def loss_pct(t):
+    return 100 * t.loss_ratio
+
+
+def reordered_pct(t):
+    return 100 * t.result["reordering"]["ratio"]
+
+
+def mpps(t):
+    return t.result["forwarded"]["pps"] / 1e6
+
+
+def cores(role):
+    return lambda t: (t.result["cpu"].get(role) or {}).get("cores")
+
+
+def pcie(direction):
+    return lambda t: t.result["pcie"]["bytes_per_packet"][direction]
+
+
+def floor_row(label_cells, trials, columns=LATENCY_COLUMNS, blanks=0):
+    """A calibration-floor row: the label cells (the last one says what the floor is of), the
+    measured cells, then `blanks` "–" cells (paper columns: the papers have no floor)."""
+    return (list(label_cells[:-1]) + ["%s (%s)" % (FLOOR_LABEL, label_cells[-1])] + cells(trials, columns)
+            + ["–"] * blanks)
+
+
+def measured_table(ctx, title, label_headers, columns, series, floors=(), paper_headers=(), note=None):
+    """A table of one row per series and, when it shows latency, the calibration floor rows.
+
+    columns: [(header, value function, format, scale)]; series: [(label cells, trials or None,
+    paper cells)]; floors: [(label cells, calibration trials)].
+    """
+    values = [(value, fmt, scale) for _, value, fmt, scale in columns]
+    rows = [list(labels) + cells(trials, values) + list(paper) for labels, trials, paper in series]
+    floor_rows = [floor_row(labels, trials, values, len(paper_headers)) for labels, trials in floors]
+    ctx.report.table(title, list(label_headers) + [c[0] for c in columns] + list(paper_headers), rows,
+                     latency=bool(floors), floor_rows=floor_rows, note=note)
+
+
+def offered_knobs(options, **default):
+    """`--load PCT` from the command line, else the scenario's own offered load."""
+    return {"load": options.load} if options.load is not None else default
+
+
+def queues_text(options):
+    return "%d queue(s)" % options.queues if options.queues else "the binary's default queue count"
+
+
+def offered_text(knobs):
+    if "load" in knobs:
+        return "%g %% of line rate" % knobs["load"]
+    if "rate_gbps" in knobs:
+        return "%g Gbit/s (layer 1)" % knobs["rate_gbps"]
+    return "%g pps" % knobs["rate_pps"]
+
+
+def loss_where_table(ctx, title, labelled_trials, label_header):
+    """Where frames were lost (median over repetitions) per series, with the unattributed rest."""
+    places = ("nic_rx_buffer", "rx_ring", "tx_ring", "nf_drop", "to_host", "other")
+    rows = []
+    for label, trials in labelled_trials:
+        if not trials:
+            rows.append([label] + ["–"] * (len(places) + 2))
+            continue
+        attributions = [stats.attribute_loss(t.result["loss"]) for t in trials]
+        rows.append([label, stats.Spread([a["count"] for a in attributions]).format("{:.0f}")]
+                    + [stats.Spread([a["where"][p] for a in attributions]).format("{:.0f}") for p in places]
+                    + [stats.Spread([a["unattributed"] for a in attributions]).format("{:.0f}")])
+    ctx.report.table(title, [label_header, "lost"] + list(places) + ["unattributed"], rows,
+                     note="Frames lost in the measured window and the drop counters by place over the same window; "
+                          "`nic_rx_buffer` is loss at the NIC's input (\"controlled\"), ring overruns are "
+                          "\"uncontrolled\". Unattributed: lost minus the counters' sum (frames at the window's "
+                          "edges).")
+
+
+def describe_common(ctx):
+    """The method paragraph every scenario starts with."""
+    o = ctx.options
+    return ("Each trial is one `gnf bench` run (bench/SCHEMA.md): the generator offers stamped UDP frames to port 0 "
+            "of a %g Gbit/s softnic port for %g s of warm-up and %g s of measurement; loss, latency and "
+            "reordering count only frames sent in the measured window. Every point is repeated %d time(s); "
+            "tables show the median and, with several repetitions, (min–max). Latency is from the scheduled first "
+            "bit at the generator to the last bit leaving the output port (both serialisation times included); "
+            "reordering is RFC 4737's, per flow. Every latency table ends with the calibration floor: the same "
+            "traffic through softnic with no driver and no NF (`gnf bench --calibrate`), the measurement's own "
+            "latency." % (o.speed, o.warmup_s, o.trial_s, o.repetitions))
+
+
+def describe_search(ctx):
+    o = ctx.options
+    return ("Rates are found by RFC 2544 binary search (bench/gnfbench/search.py): line rate first, then halving "
+            "the bracket between the highest passing and lowest failing rate until it is narrower than %s of line "
+            "rate (or pps); PDR allows %g %% loss, NDR none (`result.loss.count == 0`), and NDR starts from "
+            "PDR's trials. %s" % (
+                o.resolution if str(o.resolution).endswith("%") else str(o.resolution) + " pps",
+                o.pdr_loss * 100,
+                ("The answer is then repeated once as a verification trial (%g s); a failed verification lowers "
+                 "the bracket." % (o.verify_s or o.trial_s)) if o.verify else "No verification trial."))

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""A stand-in for `gnf bench` (bench/SCHEMA.md) with a known capacity, for the harness's tests.
+
+It parses exactly the flags SCHEMA.md lists (anything else is an error, as in the real binary),
+and writes schema-valid JSON at once (no waiting) whose numbers follow simple rules:
+- forwarded rate = min(offered, capacity), capacity = $FAKE_GNF_CAPACITY_PPS (default 1e6) per
+  queue, unlimited with --calibrate; loss = the rest, all at the NIC's rx buffer;
+- latency: 100 values base + k * step, base = 2048 ns (calibrate) or 5120 ns (+ 50176 ns when
+  overloaded), step = 128 ns x tail batch; reordering 1 % per extra queue on bypass without
+  --tx-writeback-fc.
+Environment: FAKE_GNF_NO_GPU=1 refuses staged/bypass like a machine without a GPU;
+FAKE_GNF_REFUSE=FLAG refuses a flag (e.g. one-way) as "not supported yet"; FAKE_GNF_EXIT=N exits N
+after writing nothing; FAKE_GNF_BAD_SCHEMA=1 drops result.loss; FAKE_GNF_LOG=FILE appends each argv.
+Its arithmetic is written out here on purpose, not imported from the harness under test.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+IMIX = ((64, 7), (594, 4), (1518, 1))
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="gnf")
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("bench")
+    b.add_argument("--config")
+    b.add_argument("--path", choices=["cpu", "staged", "bypass"], default="cpu")
+    b.add_argument("--calibrate", action="store_true")
+    b.add_argument("--ports", type=int, choices=[1, 2], default=2)
+    b.add_argument("--speed", type=float, choices=[10, 25, 40, 100, 200, 400], default=100)
+    b.add_argument("--queues", type=int, default=1)
+    b.add_argument("--size", type=int, nargs="+")
+    b.add_argument("--imix", action="store_true")
+    b.add_argument("--flows", type=int, default=64)
+    b.add_argument("--ip", type=int, choices=[4, 6], default=4)
+    rate = b.add_mutually_exclusive_group()
+    rate.add_argument("--load", type=float)
+    rate.add_argument("--rate-pps", type=float)
+    rate.add_argument("--rate-gbps", type=float)
+    b.add_argument("--warmup", type=float, default=0.5)
+    b.add_argument("--duration", type=float, default=2.0)
+    for flag in ("--burst", "--rx-ring", "--tx-ring", "--nic-threads", "--driver-threads"):
+        b.add_argument(flag, type=int)
+    b.add_argument("--rx-tail-batch", type=int, default=1)
+    b.add_argument("--tx-tail-batch", type=int, default=1)
+    b.add_argument("--tail-timeout-ns", type=int, default=2500)
+    b.add_argument("--tx-completion", choices=["writeback", "head", "head-writeback"], default="writeback")
+    b.add_argument("--tx-full", choices=["drop", "wait"], default="drop")
+    b.add_argument("--no-drop-en", action="store_true")
+    b.add_argument("--staged-mode")
+    b.add_argument("--tx-writeback-fc", action="store_true")
+    b.add_argument("--one-way", choices=["rx", "tx"])
+    b.add_argument("--json", required=True)
+    b.add_argument("--quiet", action="store_true")
+    return p.parse_args(argv)
+
+
+def fail(message):
+    sys.stderr.write("gnf: error: %s\n" % message)
+    sys.exit(1)
+
+
+def main():
+    if os.environ.get("FAKE_GNF_LOG"):
+        with open(os.environ["FAKE_GNF_LOG"], "a") as log:
+            log.write(json.dumps(sys.argv[1:]) + "\n")
+    a = parse(sys.argv[1:])
+    if os.environ.get("FAKE_GNF_EXIT"):
+        sys.stderr.write("gnf: internal error: packet counters do not add up\n")
+        sys.exit(int(os.environ["FAKE_GNF_EXIT"]))
+    path = "calibrate" if a.calibrate else a.path
+    if path in ("staged", "bypass") and os.environ.get("FAKE_GNF_NO_GPU"):
+        fail("<command line>: path '%s' needs a CUDA GPU, and none is usable here" % path)
+    refused = os.environ.get("FAKE_GNF_REFUSE")
+    if refused and getattr(a, refused.replace("-", "_"), None):
+        fail("--%s is not supported yet" % refused)
+
+    sizes = [s for s, _ in IMIX] if a.imix else (a.size or [64])
+    weights = [n for _, n in IMIX] if a.imix else [1] * len(sizes)
+    mean_size = sum(s * w for s, w in zip(sizes, weights)) / sum(weights)
+    line_pps = a.speed * 1e9 / 8 / (mean_size + 20)
+    if a.rate_pps is not None:
+        offered = a.rate_pps
+    elif a.rate_gbps is not None:
+        offered = a.rate_gbps * 1e9 / 8 / (mean_size + 20)
+    else:
+        offered = line_pps * (100.0 if a.load is None else a.load) / 100
+    capacity = math.inf if a.calibrate else float(os.environ.get("FAKE_GNF_CAPACITY_PPS", "1e6")) * a.queues
+    sent = int(offered * a.duration)
+    received = int(min(offered, capacity) * a.duration)
+    lost = sent - received
+
+    batch = max(a.rx_tail_batch, a.tx_tail_batch)
+    base = 2048 if a.calibrate else 5120 + (50176 if lost else 0)
+    values = [base + k * 128 * batch for k in range(100)]
+    counts = [received // 100 + (1 if k < received % 100 else 0) for k in range(100)]
+    latency = latency_summary(values, counts)
+    reordered = 0
+    if path == "bypass" and a.queues > 1 and not a.tx_writeback_fc:
+        reordered = received * (a.queues - 1) // 100
+    seconds = max(1, math.ceil(a.duration))
+    per_second = [{"t": t, "sent": sent // seconds, "received": received // seconds, "lost": lost // seconds,
+                   "latency_p50": latency["p50"], "latency_p99": latency["p99"], "latency_max": latency["max"]}
+                  for t in range(seconds)]
+    gpu = None if os.environ.get("FAKE_GNF_NO_GPU") else {
+        "name": "Fake GPU", "driver": "1.0", "cuda_driver": 13000, "cuda_runtime": 13000, "memory_total_mib": 1024}
+    threads = a.driver_threads or a.queues
+    doc = {
+        "kind": "gnf-bench", "schema": 1, "gnf_version": "0.0.0-fake",
+        "environment": {"hostname": "fakehost", "cpu_model": "Fake CPU", "cpu_cores": 2, "kernel": "Linux fake",
+                        "gpu": gpu, "build": {"type": "Fake", "cuda": gpu is not None}},
+        "trial": {
+            "path": path, "staged_mode": a.staged_mode, "nf": ["l2fwd"], "ports": a.ports, "queues": a.queues,
+            "speed_gbps": a.speed, "sizes": sizes, "imix": a.imix, "flows": a.flows, "ip": a.ip,
+            "offered": {"pps": offered, "gbps_l1": offered * 8 * (mean_size + 20) / 1e9,
+                        "gbps_l2": offered * 8 * mean_size / 1e9, "load_pct": 100 * offered / line_pps},
+            "warmup_s": a.warmup, "duration_s": a.duration,
+            "driver": None if a.calibrate else {
+                "burst": a.burst or 32, "rx_ring": a.rx_ring or 512, "tx_ring": a.tx_ring or 512,
+                "rx_tail_batch": a.rx_tail_batch, "tx_tail_batch": a.tx_tail_batch,
+                "tail_timeout_ns": a.tail_timeout_ns, "tx_completion": a.tx_completion, "tx_full": a.tx_full,
+                "drop_en": not a.no_drop_en, "threads": threads},
+            "nic_threads": a.nic_threads or 1,
+        },
+        "result": {
+            "sent": sent, "received": received,
+            "forwarded": {"pps": received / a.duration, "gbps_l1": received / a.duration * 8 * (mean_size + 20) / 1e9,
+                          "gbps_l2": received / a.duration * 8 * mean_size / 1e9},
+            "loss": {"count": lost, "ratio": lost / sent if sent else 0.0,
+                     "where": {"nic_rx_buffer": lost, "rx_ring": 0, "tx_ring": 0, "nf_drop": 0, "to_host": 0,
+                               "other": 0}},
+            "reordering": {"reordered": reordered, "ratio": reordered / received if received else 0.0,
+                           "extent_max": 3 if reordered else 0, "extent_mean": 1.5 if reordered else 0.0,
+                           "duplicates": 0},
+            "latency": latency,
+            "per_second": per_second,
+            "cpu": {"driver": None if a.calibrate else {"threads": threads, "cpu_s": threads * a.duration,
+                                                        "busy_s": threads * a.duration / 2, "cores": float(threads)},
+                    "nic": {"threads": 1, "cpu_s": a.duration, "busy_s": a.duration, "cores": 1.0},
+                    "wall_s": a.warmup + a.duration},
+            "gpu": None if path in ("cpu", "calibrate") or gpu is None else
+            {"utilization_pct": 99.0, "memory_used_mib": 100, "samples": seconds},
+            "pcie": {"bytes_per_packet": {"to_memory": mean_size + 16, "from_memory": mean_size + 16 + 16 / batch,
+                                          "total": 2 * mean_size + 32 + 16 / batch},
+                     "packet_bytes": {"to_memory": 0, "from_memory": 0},
+                     "descriptor_bytes": {"to_memory": 0, "from_memory": 0}},
+            "tail_writes_per_packet": 2.0 / batch,
+        },
+        "summary": {},
+    }
+    if os.environ.get("FAKE_GNF_BAD_SCHEMA"):
+        del doc["result"]["loss"]
+    with open(a.json, "w") as f:
+        json.dump(doc, f)
+
+
+def latency_summary(values, counts):
+    """Exact statistics of a weighted sample, as a histogram with one bucket per value: the
+    values are multiples of 128 ns below 2^18 ns, where the sink's buckets are at most 128 ns wide,
+    so each value is the low edge of its own bucket. Percentiles here are the values themselves."""
+    n = sum(counts)
+    if n == 0:
+        return {"count": 0, "unit": "ns", "min": 0, "p50": 0, "p90": 0, "p99": 0, "p99_9": 0, "max": 0, "mean": 0.0,
+                "stddev": 0.0, "histogram": []}
+
+    def rank_value(q):
+        rank = max(1, math.ceil(round(q * n / 100, 9)))
+        seen = 0
+        for v, c in zip(values, counts):
+            seen += c
+            if seen >= rank:
+                return v
+
+    mean = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    used = [(v, c) for v, c in zip(values, counts) if c]
+    return {"count": n, "unit": "ns", "min": used[0][0], "p50": rank_value(50), "p90": rank_value(90),
+            "p99": rank_value(99), "p99_9": rank_value(99.9), "max": used[-1][0], "mean": mean,
+            "stddev": math.sqrt(var), "histogram": [[v, c] for v, c in used]}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""The harness against the real `gnf bench` (the CI check of the issue): a short calibration and a
+short cpu-path sweep each produce schema-valid trial JSON and a complete report with plots.
+
+Needs the gnf binary: --gnf=PATH or GNF_BIN (default <repo>/build/gnf); no GPU."""
+import json
+import os
+import subprocess
+import sys
+
+from gnfbench import stats
+from reportcheck import check_report, tables
+
+RUN_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "run.py")
+
+
+def run_py(real_gnf, out, *args):
+    proc = subprocess.run([sys.executable, RUN_PY] + list(args) + ["--quick", "--gnf", real_gnf, "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, "bench/run.py %s failed (%d):\n%s" % (" ".join(args), proc.returncode,
+                                                                       proc.stderr[-4000:])
+    folders = [p for p in out.iterdir() if p.is_dir()]
+    assert len(folders) == 1
+    return folders[0]
+
+
+def test_a_quick_calibration_with_the_real_gnf_writes_a_report(real_gnf, tmp_path):
+    folder = run_py(real_gnf, tmp_path, "calibrate", "--sizes", "64")
+    md, rj = check_report(str(folder))
+    floor = tables(md)["Calibration floor by frame size"][1]
+    assert floor[0] == "calibration floor (64 B)"
+    for t in rj["trials"]:
+        doc = json.load(open(os.path.join(str(folder), t["json"])))
+        assert doc["trial"]["path"] == "calibrate"
+        lat = doc["result"]["latency"]
+        assert doc["result"]["received"] > 0 and lat["count"] > 0
+        # The harness's percentiles of the histogram are the binary's own.
+        for q, key in ((50, "p50"), (99, "p99"), (99.9, "p99_9")):
+            assert stats.percentile(lat["histogram"], q, max_ns=lat["max"]) == lat[key], key
+    assert (tmp_path / "RESULTS.md").exists()
+
+
+def test_a_quick_cpu_sweep_with_the_real_gnf_finds_a_rate_and_writes_a_report(real_gnf, tmp_path):
+    folder = run_py(real_gnf, tmp_path, "sweep", "--paths", "cpu", "--sizes", "64")
+    md, rj = check_report(str(folder))
+    row = tables(md)["Throughput by frame size (median over repetitions)"][1]
+    assert row[:2] == ["64 B", "cpu"] and float(row[2]) > 0, row
+    paths = {json.load(open(os.path.join(str(folder), t["json"])))["trial"]["path"] for t in rj["trials"]}
+    assert paths == {"cpu", "calibrate"}
+    assert (folder / "throughput_vs_size.png").exists() and (folder / "loss_vs_offered_0.png").exists()

@@ -1,0 +1,158 @@
+"""Every named scenario, end to end through bench/run.py with the fake gnf: the report, its
+tables against the fake's known capacity, skipping without a GPU, refusals, failures, the index."""
+import os
+import re
+
+import pytest
+
+from gnfbench import cli, rates, report
+from reportcheck import check_report, tables
+
+PAPER_NUMBERS = {"rings": "74.78", "tail-batching": "8.14", "writeback": "15.79", "one-way": "3.37",
+                 "paths": "11.2", "sweep": None, "calibrate": None}
+
+
+def run_cli(fake_gnf, root, *args):
+    """bench/run.py ARGS with the fake gnf and results under ROOT/results; (exit code, run folder)."""
+    out = root / "results"
+    rc = cli.main(list(args) + ["--gnf", fake_gnf.path, "--out", str(out)])
+    folders = sorted(p for p in out.iterdir() if p.is_dir()) if out.exists() else []
+    return rc, folders[-1] if folders else None
+
+
+@pytest.mark.parametrize("scenario", sorted(PAPER_NUMBERS))
+def test_every_scenario_writes_a_complete_report(fake_gnf, tmp_path, scenario):
+    fake_gnf.set(capacity_pps=3e6)
+    rc, folder = run_cli(fake_gnf, tmp_path, scenario, "--quick")
+    assert rc == 0
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d-" + scenario, folder.name)
+    md, rj = check_report(str(folder))
+    assert rj["scenario"] == scenario and rj["headline"]
+    if PAPER_NUMBERS[scenario]:
+        assert PAPER_NUMBERS[scenario] in md
+    index = (tmp_path / "results" / "RESULTS.md").read_text()
+    assert "| %s | [%s](%s/report.md) | fakehost |" % (scenario, folder.name, folder.name) in index
+
+
+def test_sweep_finds_the_fakes_capacity_within_the_resolution(fake_gnf, tmp_path):
+    fake_gnf.set(capacity_pps=2e6)
+    rc, folder = run_cli(fake_gnf, tmp_path, "sweep", "--quick", "--sizes", "64,1518", "--resolution", "2%")
+    assert rc == 0
+    rows = {(r[0], r[1]): r for r in tables((folder / "report.md").read_text())["Throughput by frame size (median "
+                                                                                "over repetitions)"][1:]}
+    ndr_64 = float(rows[("64 B", "cpu")][2]) * 1e6
+    assert 2e6 - 0.02 * rates.line_rate_pps(10, 64) <= ndr_64 <= 2e6
+    assert rows[("1518 B", "cpu")][4] == "100.0"  # 0.81 Mpps of line rate is below the capacity
+
+
+def test_sweep_offers_rates_in_pps_and_calibrates_at_the_ndr(fake_gnf, tmp_path):
+    fake_gnf.set(capacity_pps=1e6)
+    run_cli(fake_gnf, tmp_path, "sweep", "--quick", "--sizes", "64")
+    calls = fake_gnf.calls()
+    assert all("--rate-pps" in c for c in calls)
+    calibrations = [c for c in calls if "--calibrate" in c]
+    assert len(calibrations) == 1 and "--path" not in calibrations[0]
+    ndr_rate = float(calibrations[0][calibrations[0].index("--rate-pps") + 1])
+    assert ndr_rate <= 1e6
+
+
+def test_repetitions_run_every_point_again_and_show_the_spread(fake_gnf, tmp_path):
+    rc, folder = run_cli(fake_gnf, tmp_path, "one-way", "--quick", "--repetitions", "3", "--paths", "cpu")
+    assert rc == 0
+    # 3 directions + the calibration, 3 times each
+    assert len(fake_gnf.calls()) == 4 * 3
+    assert os.path.exists(folder / "latency_cdf.png")
+
+
+def test_without_a_gpu_the_gpu_paths_are_skipped_with_a_note(fake_gnf, tmp_path):
+    fake_gnf.set(no_gpu=1, capacity_pps=3e6)
+    rc, folder = run_cli(fake_gnf, tmp_path, "paths", "--quick")
+    assert rc == 0
+    md, _ = check_report(str(folder))
+    assert "Path `staged` was skipped" in md and "Path `bypass` was skipped" in md and "needs a CUDA GPU" in md
+    rows = tables(md)["Throughput by frame size (median over repetitions)"][1:]
+    assert all(r[2] != "–" for r in rows if r[1] == "cpu")
+    assert all(r[2] == "–" for r in rows if r[1] in ("staged", "bypass"))
+    # Once a path says it needs a GPU, it is not asked again.
+    assert sum("bypass" in c for c in fake_gnf.calls()) == 1
+
+
+def test_a_refused_option_is_noted_and_the_run_exits_1(fake_gnf, tmp_path):
+    fake_gnf.set(refuse="one-way", capacity_pps=3e6)
+    rc, folder = run_cli(fake_gnf, tmp_path, "one-way", "--quick")
+    assert rc == 1
+    md, _ = check_report(str(folder))
+    assert "was not measured: `gnf bench` refused it: \"gnf: error: --one-way is not supported yet\"" in md
+    rows = tables(md)["One-way delays, ours beside the FPGA paper's"][1:]
+    assert rows[0][2] != "–" and rows[1][2] == "–" and rows[2][2] == "–"
+
+
+def test_a_failing_trial_stops_the_run_without_a_report(fake_gnf, tmp_path, capsys):
+    fake_gnf.set(exit=3)
+    rc, folder = run_cli(fake_gnf, tmp_path, "calibrate", "--quick")
+    assert rc == 3
+    assert not (folder / "report.md").exists()
+    assert "exited with 3" in capsys.readouterr().err
+
+
+def test_a_missing_binary_is_reported_before_any_folder_is_made(tmp_path, capsys):
+    assert cli.main(["calibrate", "--gnf", str(tmp_path / "none"), "--out", str(tmp_path / "r")]) == 2
+    assert "no gnf binary" in capsys.readouterr().err and not (tmp_path / "r").exists()
+
+
+def test_a_second_run_the_same_day_gets_its_own_folder_and_the_index_moves_to_it(fake_gnf, tmp_path):
+    run_cli(fake_gnf, tmp_path, "calibrate", "--quick")
+    _, second = run_cli(fake_gnf, tmp_path, "calibrate", "--quick", "--sizes", "64")
+    run_cli(fake_gnf, tmp_path, "sweep", "--quick", "--sizes", "1518")
+    assert second.name.endswith("-calibrate-2")
+    index = (tmp_path / "results" / "RESULTS.md").read_text()
+    lines = [l for l in index.splitlines() if l.startswith("| ") and "report.md" in l]
+    assert len(lines) == 2
+    assert "(%s/report.md)" % second.name in [l for l in lines if l.startswith("| calibrate")][0]
+
+
+def test_options_override_the_scenario_defaults():
+    _, o = cli.resolve(["rings", "--rings", "1,8", "--sizes", "300", "--pdr-loss", "0.5", "--trial-s", "4"])
+    assert (o.rings, o.sizes, o.pdr_loss, o.trial_s, o.verify_s, o.paths) == ([1, 8], [300], 0.005, 4.0, 4.0,
+                                                                             ["bypass"])
+    _, quick = cli.resolve(["sweep", "--quick"])
+    assert quick.repetitions == 1 and quick.sizes == [64, "imix"] and quick.resolution == "10%"
+
+
+@pytest.mark.parametrize("args", [["sweep", "--paths", "gpu"], ["sweep", "--sizes", "32"], ["nonsense"]])
+def test_bad_options_are_refused(args, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.resolve(args)
+    assert e.value.code == 2
+
+
+def test_a_latency_table_without_a_floor_row_cannot_be_made():
+    with pytest.raises(ValueError, match="no calibration floor"):
+        report.Table("lat", ["a", "mean µs"], [["x", "1"]], latency=True)
+    with pytest.raises(ValueError, match="has 1 cells for 2 columns"):
+        report.Table("t", ["a", "b"], [["x"]])
+
+
+def test_a_report_refuses_a_figure_that_was_never_drawn(tmp_path):
+    r = report.Report("x", "X", "", ["bench/run.py", "x"])
+    r.figure("missing", "missing.png")
+    with pytest.raises(FileNotFoundError):
+        r.write(str(tmp_path), [], {})
+
+
+def test_the_fidelity_statement_is_design_mds_word_for_word():
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [os.path.join(here, "..", "..", "DESIGN.md"),
+                  os.path.join(here, "..", "..", "..", "shared", "DESIGN.md")]
+    design = next((p for p in candidates if os.path.exists(p)), None)
+    if design is None:
+        pytest.skip("DESIGN.md is not beside this checkout")
+    section = open(design).read().split("## Fidelity and honesty", 1)[1].split("\n## ", 1)[0]
+    assert " ".join(section.split()) == " ".join(report.FIDELITY.split())
+
+
+def test_a_refused_calibration_stops_the_run_because_every_latency_table_needs_it(fake_gnf, tmp_path, capsys):
+    fake_gnf.set(refuse="calibrate")
+    rc, folder = run_cli(fake_gnf, tmp_path, "one-way", "--quick", "--paths", "cpu")
+    assert rc == 3 and not (folder / "report.md").exists()
+    assert "--calibrate is not supported yet" in capsys.readouterr().err

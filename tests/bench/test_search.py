@@ -1,0 +1,132 @@
+"""RFC 2544 NDR/PDR search against simulated devices whose capacity is known exactly."""
+import math
+
+import pytest
+
+from gnfbench import search
+
+
+class Device:
+    """Forwards up to `capacity` pps; the rest of a trial's frames are lost. Records every call."""
+
+    def __init__(self, capacity_pps, trial_s=1.0):
+        self.capacity = capacity_pps
+        self.trial_s = trial_s
+        self.calls = []  # (rate, duration_s, verification)
+
+    def __call__(self, rate, duration_s=None, verification=False):
+        self.calls.append((rate, duration_s, verification))
+        duration = duration_s or self.trial_s
+        sent = rate * duration
+        lost = max(0, round((rate - self.capacity) * duration))
+        return search.Outcome(rate, lost, lost / sent, duration, verification)
+
+
+LINE = 14_880_952.0  # 64 B at 10 GbE
+RES = 100_000.0
+
+
+@pytest.mark.parametrize("capacity", [123_456.0, 3_300_000.0, 7_440_476.0, 14_000_000.0])
+def test_ndr_brackets_the_capacity_within_the_resolution(capacity):
+    r = search.search(Device(capacity), LINE, RES, search.NDR)
+    assert r.rate_pps <= capacity < r.upper_pps
+    assert r.upper_pps - r.rate_pps <= RES
+    assert r.verified and r.verification.rate_pps == r.rate_pps
+
+
+def test_pdr_brackets_the_rate_where_loss_reaches_the_tolerance():
+    # loss ratio (r - C) / r <= 0.001  <=>  r <= C / 0.999
+    capacity = 5_000_000.0
+    r = search.search(Device(capacity), LINE, RES, search.pdr(0.001))
+    assert r.rate_pps <= capacity / 0.999 < r.upper_pps
+    assert r.upper_pps - r.rate_pps <= RES
+
+
+def test_a_device_that_forwards_line_rate_needs_two_trials():
+    device = Device(2 * LINE)
+    r = search.search(device, LINE, RES, search.NDR)
+    assert (r.rate_pps, r.upper_pps, r.new_trials) == (LINE, None, 2)
+    assert [c[2] for c in device.calls] == [False, True]  # line rate, then its verification
+
+
+def test_a_device_that_forwards_nothing_gives_zero_and_is_not_verified():
+    r = search.search(Device(0.0), LINE, RES, search.NDR)
+    assert r.rate_pps == 0 and r.upper_pps <= RES and not r.verified
+
+
+def test_trial_count_is_one_at_line_rate_plus_the_halvings_plus_verification():
+    # Bracket [0, 16e6] halves to <= 1e6 in log2(16) = 4 steps.
+    device = Device(5_500_000.0)
+    r = search.search(device, 16e6, 1e6, search.NDR)
+    assert r.new_trials == len(device.calls) == 1 + 4 + 1
+    assert [c[0] for c in device.calls] == [16e6, 8e6, 4e6, 6e6, 5e6, 5e6]
+
+
+def test_ndr_is_monotone_in_the_capacity():
+    found = [search.search(Device(c), LINE, RES, search.NDR).rate_pps for c in range(500_000, 14_000_000, 750_000)]
+    assert found == sorted(found)
+
+
+def test_verification_runs_for_its_own_duration():
+    device = Device(1e6)
+    search.search(device, LINE, RES, search.NDR, verify_duration_s=10.0)
+    assert [c[1] for c in device.calls if c[2]] == [10.0]
+    assert {c[1] for c in device.calls if not c[2]} == {None}
+
+
+def test_without_verification_no_trial_repeats():
+    device = Device(1e6)
+    r = search.search(device, LINE, RES, search.NDR, verify=False)
+    assert not r.verified and not any(c[2] for c in device.calls)
+    assert len({c[0] for c in device.calls}) == len(device.calls)
+
+
+class FlakyAtFirstAnswer(Device):
+    """Loses one frame the first time a verification trial runs: the answer must move down."""
+
+    def __call__(self, rate, duration_s=None, verification=False):
+        o = super().__call__(rate, duration_s, verification)
+        if verification and not any(c[2] for c in self.calls[:-1]):
+            return search.Outcome(rate, 1, 1 / (rate * (duration_s or 1)), duration_s, True)
+        return o
+
+
+def test_a_failed_verification_lowers_the_answer_and_the_new_one_is_verified():
+    device = FlakyAtFirstAnswer(5_000_000.0)
+    r = search.search(device, LINE, RES, search.NDR)
+    first_answer = next(c[0] for c in device.calls if c[2])
+    assert r.rate_pps < first_answer and r.upper_pps == first_answer
+    assert r.verified and r.verification.loss_count == 0
+    assert r.upper_pps - r.rate_pps <= RES
+
+
+def test_ndr_after_pdr_reuses_pdr_trials_and_finds_the_same_bracket():
+    capacity = 4_200_000.0
+    shared = Device(capacity)
+    ndr, pdr = search.ndr_and_pdr(shared, LINE, RES, pdr_tolerance=0.001)
+    alone = search.search(Device(capacity), LINE, RES, search.NDR)
+    assert ndr.rate_pps <= capacity < ndr.upper_pps and ndr.upper_pps - ndr.rate_pps <= RES
+    assert pdr.rate_pps >= ndr.rate_pps
+    assert ndr.new_trials < alone.new_trials
+    assert len(shared.calls) == ndr.new_trials + pdr.new_trials
+
+
+def test_a_search_that_cannot_converge_in_its_trial_budget_says_so():
+    with pytest.raises(search.SearchError):
+        search.search(Device(1e6), LINE, 1.0, search.NDR, max_trials=5)
+
+
+def test_resolution_is_a_share_of_line_rate_or_absolute_pps():
+    assert search.resolution_pps("1%", LINE) == pytest.approx(LINE / 100)
+    assert search.resolution_pps("50000", LINE) == 50000
+    for bad in ("0%", "100%", "-5"):
+        with pytest.raises(ValueError):
+            search.resolution_pps(bad, LINE)
+
+
+def test_halvings_match_log2_for_other_resolutions():
+    for res_pct in (0.5, 2, 10):
+        device = Device(1.0)  # everything above 1 pps fails: the bracket halves down to res
+        r = search.search(device, LINE, LINE * res_pct / 100, search.NDR)
+        # Line rate, then the halvings; nothing passed, so there is nothing to verify.
+        assert r.new_trials == 1 + math.ceil(math.log2(100 / res_pct))
