@@ -211,6 +211,8 @@ Config parse_config(std::string_view text, const std::string& file_name) {
   if (t.has("nic")) {
     TomlTable nic = t.sub_table("nic");
     c.nic_threads = uint32_t(nic.get_int("threads", 1, 1, 64));
+    c.gpu_dma = nic.get_choice("dma", "sm", {"sm", "copy-engine"}) == "copy-engine" ? Config::GpuDma::CopyEngine
+                                                                                    : Config::GpuDma::Sm;
     nic.reject_unknown();
   }
   if (const toml::array* nfs = t.table_array("nf")) {

@@ -42,6 +42,9 @@ struct Config {
   driver::DriverOptions driver;
   uint32_t driver_threads = 0;  // 0: one per queue, at most the cores not used by the NIC model
   uint32_t nic_threads = 1;
+  // The DMA engine of ports whose rings are in GPU memory (bypass): "sm" (a GPU thread block) or
+  // "copy-engine" (cudaMemcpyBatchAsync); see nic/cuda_dma.h.
+  enum class GpuDma { Sm, CopyEngine } gpu_dma = GpuDma::Sm;
   std::vector<nf::NfSpec> nfs;
 };
 

@@ -21,6 +21,14 @@ struct DmaCounters {
   Counter packet_bytes_from_memory;  // memory -> NIC: transmitted packets
   Counter desc_bytes_to_memory;    // write-backs (rx and tx) and head write-backs
   Counter desc_bytes_from_memory;  // descriptor fetches
+  // How the engine worked, to tell where the NIC model's time goes: write batches issued (one
+  // per flush with anything queued) and the copies in them, read batches (each one waited for),
+  // and the time spent waiting, for reads and for staging to come free.
+  Counter write_batches;
+  Counter write_copies;
+  Counter read_batches;
+  Counter read_wait_ns;
+  Counter write_wait_ns;
 };
 
 struct PacketRead {
@@ -56,6 +64,10 @@ class DmaEngine {
   // Writes a 32-bit value (tx head write-back), released.
   virtual void write_u32(uint64_t addr, uint32_t value) = 0;
   virtual void flush() {}
+  // Ends whatever the engine runs on its own (a GPU engine's persistent block); no call follows
+  // but destruction. Every GPU engine must be stopped before GPU memory is freed anywhere, since
+  // freeing waits for the whole device.
+  virtual void stop() {}
 
   const DmaCounters& counters() const { return counters_; }
 

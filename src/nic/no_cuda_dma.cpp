@@ -7,6 +7,9 @@ namespace gnf::nic {
 std::unique_ptr<DmaEngine> make_cuda_dma() {
   throw UserError("this gnf was built without CUDA: the GPU DMA engine is unavailable");
 }
+std::unique_ptr<DmaEngine> make_sm_dma() {
+  throw UserError("this gnf was built without CUDA: the GPU DMA engine is unavailable");
+}
 
 }  // namespace gnf::nic
 #endif
