@@ -1,10 +1,21 @@
 #include "mem/cuda_alloc.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "util/cuda_check.h"
 
 namespace gnf::mem {
+
+namespace {
+// gnf's kernels are persistent: they spin until told to stop, and others start while they run.
+// With CUDA's lazy module loading (the default since 12.2) the first launch of a kernel from a
+// module not yet loaded may wait for the device to go idle, which a spinning kernel never lets it
+// do: a deadlock (seen on the H100: a DMA engine block running, a second kernel's launch never
+// returned). Loading every module when the context is created avoids it. Set before main(), so
+// before the first CUDA call; a value the user set is kept.
+const int kEagerModuleLoading = setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}  // namespace
 
 uint8_t* alloc_host_pinned(size_t bytes) {
   void* p = nullptr;
@@ -30,8 +41,9 @@ uint8_t* alloc_device(size_t bytes) {
 void free_device(uint8_t* p) { report(cudaFree(p), "cudaFree"); }
 
 void zero_fill(uint8_t* p, size_t bytes) {
-  GNF_CUDA_CHECK(cudaMemset(p, 0, bytes));
-  GNF_CUDA_CHECK(cudaDeviceSynchronize());
+  // Not cudaDeviceSynchronize: that would wait for persistent kernels, which never end by themselves.
+  GNF_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, cudaStreamPerThread));
+  GNF_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
 }
 
 bool cuda_device_available() {
