@@ -27,6 +27,26 @@ nlohmann::json latency_json(const wire::LatencyHistogram& h) {
   return j;
 }
 
+nlohmann::json dma_work_json(const path::PortStats::DmaWork& w) {
+  return {{"write_batches", w.write_batches},
+          {"write_copies", w.write_copies},
+          {"read_batches", w.read_batches},
+          {"read_wait_ns", w.read_wait_ns},
+          {"write_wait_ns", w.write_wait_ns}};
+}
+
+// How the NIC model kept up with the wire and where its DMA time went (not an 82599 view).
+nlohmann::json nic_model_json(const path::PortStats& p) {
+  uint64_t taken = p.rx_packets + p.rx_missed + p.rx_runt + p.rx_oversize;
+  return {{"wire_lag",
+           {{"max_ns", p.wire_lag_max_ns},
+            {"mean_ns", taken ? double(p.wire_lag_sum_ns) / double(taken) : 0.0},
+            {"late_frames", p.wire_late_frames},
+            {"late_threshold_ns", nic::kLateFrameNs}}},
+          {"tx_rounds", p.tx_rounds},
+          {"dma", {{"rx", dma_work_json(p.rx_dma)}, {"tx", dma_work_json(p.tx_dma)}}}};
+}
+
 }  // namespace
 
 std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, double since_start_s) {
@@ -104,6 +124,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
           {"tx_bad_desc", p.tx_bad_desc},
           {"tx_overrun", p.tx_overrun}}},
         {"rx_no_desc_stalls", p.rx_no_desc_stall},
+        {"nic_model", nic_model_json(p)},
         {"rx_queue_packets", p.rx_queue_packets},
         {"rx_queue_drops", p.rx_queue_drops},
         {"rx_pause", p.rx_pause},

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mem/cuda_alloc.h"
+#include "util/clock.h"
 #include "util/cuda_check.h"
 
 namespace gnf::nic {
@@ -38,15 +39,20 @@ class StagingChunks {
     return at;
   }
   // The copies reading the open chunk have been issued on `stream`: it stays in flight until
-  // they complete. Opens the next chunk, waiting for its last copies if they are still running.
-  void close(cudaStream_t stream) {
+  // they complete. Opens the next chunk, waiting for its last copies if they are still running
+  // (the time waited is added to `wait_ns`).
+  void close(cudaStream_t stream, Counter& wait_ns) {
     if (used_ == 0) return;
     GNF_CUDA_CHECK(cudaEventRecord(events_[open_], stream));
     in_flight_[open_] = true;
     open_ = (open_ + 1) % uint32_t(events_.size());
     used_ = 0;
     if (in_flight_[open_]) {
-      GNF_CUDA_CHECK(cudaEventSynchronize(events_[open_]));
+      if (cudaEventQuery(events_[open_]) == cudaErrorNotReady) {
+        uint64_t since = now_ns();
+        GNF_CUDA_CHECK(cudaEventSynchronize(events_[open_]));
+        wait_ns.add(now_ns() - since);
+      }
       in_flight_[open_] = false;
     }
   }
@@ -86,15 +92,18 @@ struct Batch {
     srcs.clear();
     sizes.clear();
   }
-  // The arrays are read during the call; the copies run later, in stream order.
-  void issue(cudaStream_t stream) {
-    if (empty()) return;
+  // The arrays are read during the call; the copies run later, in stream order. Returns the
+  // number of copies issued.
+  size_t issue(cudaStream_t stream) {
+    if (empty()) return 0;
+    size_t copies = dsts.size();
     cudaMemcpyAttributes attrs{};
     attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
     size_t attrs_index = 0;
     GNF_CUDA_CHECK(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), dsts.size(), &attrs, &attrs_index, 1,
                                         stream));
     clear();
+    return copies;
   }
 };
 
@@ -141,10 +150,10 @@ class CudaDma final : public DmaEngine {
 
   void flush() override {
     if (packets_.empty() && descs_.empty()) return;
-    packets_.issue(stream_);
-    descs_.issue(stream_);
-    packet_staging_.close(stream_);
-    desc_staging_.close(stream_);
+    counters_.write_batches.add();
+    counters_.write_copies.add(packets_.issue(stream_) + descs_.issue(stream_));
+    packet_staging_.close(stream_, counters_.write_wait_ns);
+    desc_staging_.close(stream_, counters_.write_wait_ns);
   }
 
   // Reads go on the same stream as the writes, so they see every flushed write. They land in
@@ -200,8 +209,11 @@ class CudaDma final : public DmaEngine {
   }
   void complete_reads() {
     if (pending_reads_.empty()) return;
+    counters_.read_batches.add();
     reads_.issue(stream_);
+    uint64_t since = now_ns();
     GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    counters_.read_wait_ns.add(now_ns() - since);
     for (const PendingRead& r : pending_reads_) std::memcpy(r.dst, read_staging_ + r.offset, r.len);
     pending_reads_.clear();
     read_used_ = 0;

@@ -18,6 +18,7 @@ void HostDma::write_packet(uint64_t dst, const uint8_t* src, uint32_t len) {
 }
 
 void HostDma::read_packets(const PacketRead* reads, uint32_t count) {
+  counters_.read_batches.add();
   uint64_t bytes = 0;
   for (uint32_t i = 0; i < count; ++i) {
     std::memcpy(reads[i].dst, at<const uint8_t>(reads[i].src), reads[i].len);
@@ -27,6 +28,7 @@ void HostDma::read_packets(const PacketRead* reads, uint32_t count) {
 }
 
 void HostDma::read_descs(const DescRead* reads, uint32_t count) {
+  counters_.read_batches.add();
   uint64_t bytes = 0;
   for (uint32_t i = 0; i < count; ++i) {
     std::memcpy(reads[i].dst, at<const uint8_t>(reads[i].first_desc_addr), size_t(reads[i].count) * 16);

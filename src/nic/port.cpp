@@ -7,8 +7,8 @@ namespace gnf::nic {
 
 namespace {
 
-// Bounds on work per poll() so one busy direction cannot starve the other.
-constexpr int kAdmitBurst = 256;
+// Bounds the DMA work per poll() so one busy direction cannot starve the other. Arrivals have no
+// bound: every frame whose time has come is taken off the wire, into the buffer or dropped.
 constexpr int kDmaBurst = 256;
 
 uint16_t descriptor_rss_type(RssResult::Type type) {
@@ -113,17 +113,28 @@ bool Port::next_source_frame() {
   return true;
 }
 
+void Port::record_lag(uint64_t lag_ps) {
+  uint64_t lag_ns = lag_ps / 1000;
+  counters_.wire_lag_sum_ns.add(lag_ns);
+  if (lag_ns > counters_.wire_lag_max_ns.get()) counters_.wire_lag_max_ns.set(lag_ns);
+  if (lag_ns > kLateFrameNs) counters_.wire_late_frames.add();
+}
+
 bool Port::admit_arrivals(uint64_t now_ps) {
   bool moved = false;
-  for (int i = 0; i < kAdmitBurst; ++i) {
+  for (;;) {
     if (!have_pending_ && !next_source_frame()) break;
     if (pending_arrival_ps_ > now_ps) break;
     const wire::Frame& frame = pending_;
+    // A paused sender's frame is late by the pause, not by the model.
+    if (!options_.flow_control) record_lag(now_ps - pending_arrival_ps_);
     // The MAC checks size first (7.1.1): runts and oversize frames never reach the buffer.
     if (frame.len < wire::kMinFrameBytes) {
       counters_.rx_runt.add();
     } else if (frame.len > options_.max_frame_bytes) {
       counters_.rx_oversize.add();
+    } else if (!options_.flow_control && !rx_buffer_.fits(frame.len)) {
+      counters_.rx_missed.add();  // dropped before RSS: an overloaded port must drop at wire speed
     } else {
       RssResult rss = rss_classify(options_.rss, *rss_table_, frame.data, frame.len);
       RxRecord record{};
@@ -303,6 +314,7 @@ bool Port::transmit(uint64_t now_ps) {
     if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) tx_dma_.write_u32(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)), tdh);
   }
   tx_next_queue_ = buffer_full ? resume_queue : (tx_next_queue_ + 1) % queues;
+  if (moved) counters_.tx_rounds.add();
   return moved;
 }
 

@@ -23,6 +23,8 @@
 
 namespace gnf::nic {
 
+inline constexpr uint64_t kLateFrameNs = 10'000;
+
 struct PortOptions {
   std::string name = "port0";
   uint32_t speed_gbps = 10;
@@ -64,6 +66,15 @@ struct PortCounters {
   // completions, tx_completion = "none", can do that). Those packets are never sent.
   Counter tx_overrun;
   Counter rx_pause;              // flow control: arrivals held back because the buffer was full
+  // The model's own health, not an 82599 counter: how late (after its last bit arrived) the NIC
+  // model took each frame off the wire. A model that keeps up takes every frame within a poll;
+  // frames taken more than kLateFrameNs late mean the wire outran the model, and latencies and
+  // rates measured then describe the model, not the data path.
+  Counter wire_lag_max_ns;
+  Counter wire_lag_sum_ns;
+  Counter wire_late_frames;
+  // Transmit rounds that sent something (each: one descriptor fetch, one packet read).
+  Counter tx_rounds;
   std::array<Counter, kMaxQueues> rx_queue_packets;  // QPRC
   std::array<Counter, kMaxQueues> rx_queue_drops;    // QPRDC
   std::array<Counter, kMaxQueues> tx_queue_packets;  // QPTC
@@ -107,6 +118,7 @@ class Port {
 
  private:
   bool admit_arrivals(uint64_t now_ps);
+  void record_lag(uint64_t lag_ps);
   bool dma_to_rx_rings();
   bool transmit(uint64_t now_ps);
   bool next_source_frame();

@@ -12,9 +12,11 @@ RxPacketBuffer::RxPacketBuffer(uint32_t capacity_bytes, uint32_t max_frame_bytes
   storage_.resize(capacity_bytes * 2ull + 2 * record_bytes(max_frame_bytes) + 64);
 }
 
+bool RxPacketBuffer::fits(uint32_t len) const { return used_bytes_ + wire::l2_bytes(len) <= capacity_; }
+
 bool RxPacketBuffer::push(const RxRecord& meta, const uint8_t* data) {
   uint64_t l2 = wire::l2_bytes(meta.len);
-  if (used_bytes_ + l2 > capacity_) return false;
+  if (!fits(meta.len)) return false;
   uint64_t need = record_bytes(meta.len);
   if (frames_ == 0) head_ = tail_ = 0;
   if (tail_ >= head_ && tail_ + need > storage_.size()) {

@@ -29,6 +29,8 @@ class RxPacketBuffer {
  public:
   RxPacketBuffer(uint32_t capacity_bytes, uint32_t max_frame_bytes);
 
+  // Whether a frame of `len` bytes (without FCS) fits in the remaining capacity now.
+  bool fits(uint32_t len) const;
   // Stores a frame; false (nothing stored) when it does not fit in the remaining capacity.
   bool push(const RxRecord& meta, const uint8_t* data);
   const RxRecord* front() const { return frames_ ? reinterpret_cast<const RxRecord*>(&storage_[head_]) : nullptr; }

@@ -83,7 +83,9 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
     // One DMA engine per direction: a port's rx and tx sides may run on different NIC threads.
     nic::PortRegs* regs = nullptr;
     for (int direction = 0; direction < 2; ++direction)
-      dmas_.push_back(bypass ? nic::make_cuda_dma() : std::make_unique<nic::HostDma>());
+      dmas_.push_back(!bypass ? std::make_unique<nic::HostDma>()
+                      : config_.gpu_dma == ctl::Config::GpuDma::Sm ? nic::make_sm_dma()
+                                                                   : nic::make_cuda_dma());
     if (bypass) {
       pinned_regs_.push_back(std::make_unique<PinnedRegs>());
       regs = pinned_regs_.back()->regs;
@@ -103,7 +105,13 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   }
 }
 
-Pipeline::~Pipeline() { stop(); }
+Pipeline::~Pipeline() {
+  stop();
+  // Before anything frees GPU or pinned memory (which waits for the whole device), no kernel may
+  // still spin: not the planes' runners, not the DMA engines' blocks.
+  for (auto& plane : planes_) plane->stop_gpu();
+  for (auto& dma : dmas_) dma->stop();
+}
 
 void Pipeline::start() {
   if (started_) return;
@@ -257,10 +265,12 @@ void Pipeline::stop() {
   stopped_ = true;
   running_.store(false);
   for (auto& t : driver_threads_) t.join();
+  for (auto& plane : planes_) plane->stop_gpu();
   if (bypass_) bypass_->stop();
   slow_path_running_.store(false, std::memory_order_release);
   if (slow_path_thread_.joinable()) slow_path_thread_.join();
   for (auto& t : nic_threads_) t.join();
+  for (auto& dma : dmas_) dma->flush();
   for (auto& plane : planes_) host_frames_ += plane->take_host_frames().size();
   for (auto& sink : sinks_) sink->finish();
 }
@@ -292,6 +302,16 @@ Snapshot Pipeline::snapshot() const {
     p.rx_queue_disabled = c.rx_queue_disabled.get();
     p.tx_bad_desc = c.tx_bad_desc.get();
     p.tx_overrun = c.tx_overrun.get();
+    p.wire_lag_max_ns = c.wire_lag_max_ns.get();
+    p.wire_lag_sum_ns = c.wire_lag_sum_ns.get();
+    p.wire_late_frames = c.wire_late_frames.get();
+    p.tx_rounds = c.tx_rounds.get();
+    auto work = [](const nic::DmaCounters& d) {
+      return PortStats::DmaWork{d.write_batches.get(), d.write_copies.get(), d.read_batches.get(), d.read_wait_ns.get(),
+                                d.write_wait_ns.get()};
+    };
+    p.rx_dma = work(rx_dma);
+    p.tx_dma = work(tx_dma);
     p.rx_pause = c.rx_pause.get();
     for (uint16_t q = 0; q < ports_[i]->options().rx_queues; ++q) {
       p.rx_queue_packets.push_back(c.rx_queue_packets[q].get());

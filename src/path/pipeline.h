@@ -37,6 +37,11 @@ struct PortStats {
   uint64_t dma_packet_bytes_to_memory = 0, dma_packet_bytes_from_memory = 0;
   uint64_t dma_desc_bytes_to_memory = 0, dma_desc_bytes_from_memory = 0;
   std::vector<uint64_t> rx_queue_packets, rx_queue_drops;  // QPRC, QPRDC per queue
+  // The NIC model's own health and work (port.h, dma.h).
+  uint64_t wire_lag_max_ns = 0, wire_lag_sum_ns = 0, wire_late_frames = 0, tx_rounds = 0;
+  struct DmaWork {
+    uint64_t write_batches = 0, write_copies = 0, read_batches = 0, read_wait_ns = 0, write_wait_ns = 0;
+  } rx_dma, tx_dma;
 };
 
 struct DriverStats {

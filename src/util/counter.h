@@ -13,6 +13,7 @@ class Counter {
  public:
   void add(uint64_t n = 1) { value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
   uint64_t get() const { return value_.load(std::memory_order_relaxed); }
+  void set(uint64_t v) { value_.store(v, std::memory_order_relaxed); }
   void reset() { value_.store(0, std::memory_order_relaxed); }
 
  private:
