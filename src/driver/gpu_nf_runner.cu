@@ -128,6 +128,7 @@ struct GpuNfRunner::Impl {
   std::vector<uint32_t> counts;
   std::vector<bool> copying_back;
   uint64_t submitted = 0, completed = 0;
+  bool kernel_running = false;
 
   nf::PacketRef* entry_refs(uint64_t burst) const { return refs + size_t(burst % depth) * max_batch; }
   unsigned long long* entry_partials(uint64_t burst) const {
@@ -205,21 +206,24 @@ GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, ui
   m.counts.assign(depth, 0);
   m.copying_back.assign(depth, false);
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
-  if (mode == StagedMode::Persistent) {
-    const uint32_t threads = std::min<uint32_t>(1024, (max_batch + 31) / 32 * 32);
-    persistent_kernel<<<1, threads, 0, m.stream>>>(chain, m.queue, m.refs, max_batch, m.partials, depth, m.stop_flag, 0);
-    GNF_CUDA_CHECK_LAUNCH();
-  }
 }
 
 GpuNfRunner::~GpuNfRunner() {
   Impl& m = *impl_;
-  if (m.mode == StagedMode::Persistent) release(*m.stop_flag, 1);
-  if (m.stream) {
-    cudaStreamSynchronize(m.stream);
-    cudaStreamDestroy(m.stream);
+  try {
+    stop();
+  } catch (...) {
   }
+  if (m.stream) cudaStreamDestroy(m.stream);
   for (cudaEvent_t e : m.events) cudaEventDestroy(e);
+}
+
+void GpuNfRunner::stop() {
+  Impl& m = *impl_;
+  if (!m.kernel_running) return;
+  release(*m.stop_flag, 1);
+  m.kernel_running = false;
+  GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
 }
 
 nf::PacketRef* GpuNfRunner::next_batch() {
@@ -234,6 +238,14 @@ void GpuNfRunner::submit(uint32_t count) {
   m.counts[e] = count;
   m.copying_back[e] = false;
   if (m.mode == StagedMode::Persistent) {
+    if (!m.kernel_running) {
+      // Launched on first use, so a runner that never runs holds no kernel that spins.
+      const uint32_t threads = std::min<uint32_t>(1024, (m.max_batch + 31) / 32 * 32);
+      persistent_kernel<<<1, threads, 0, m.stream>>>(m.chain, m.queue, m.refs, m.max_batch, m.partials, m.depth,
+                                                     m.stop_flag, uint32_t(burst));
+      GNF_CUDA_CHECK_LAUNCH();
+      m.kernel_running = true;
+    }
     m.queue[e].count = count;
     // Release: the references written into the entry are visible to the kernel's acquire.
     release(m.queue[e].posted, uint32_t(burst + 1));

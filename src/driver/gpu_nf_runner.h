@@ -44,6 +44,9 @@ class GpuNfRunner {
   Done take_done(bool wait, nf::NfCounters* counters);
 
   uint32_t in_flight() const;
+  // Stops the persistent kernel (Persistent mode; started by the first submit()) and waits for
+  // it. Bursts still in flight are abandoned. Idempotent.
+  void stop();
   // Packets of the bursts in flight, for slot audits (only while no burst completes).
   void for_each_in_flight(void (*visit)(const nf::PacketRef&, void*), void* context) const;
 

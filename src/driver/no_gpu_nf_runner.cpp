@@ -14,6 +14,7 @@ nf::PacketRef* GpuNfRunner::next_batch() { return nullptr; }
 void GpuNfRunner::submit(uint32_t) {}
 GpuNfRunner::Done GpuNfRunner::take_done(bool, nf::NfCounters*) { return Done{nullptr, 0}; }
 uint32_t GpuNfRunner::in_flight() const { return 0; }
+void GpuNfRunner::stop() {}
 void GpuNfRunner::for_each_in_flight(void (*)(const nf::PacketRef&, void*), void*) const {}
 
 }  // namespace gnf::driver

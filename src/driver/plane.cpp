@@ -138,9 +138,13 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
       if (packets[i].verdict == nf::Verdict::Forward && packets[i].out_port == port) out_[n++] = &packets[i];
     if (n == 0) continue;
     TxRing& tx = tx_[port];
-    if (tx.entries - 1 - tx.in_use() < n) tx.reclaim(options_, pool_ptrs_.data(), uint32_t(pool_ptrs_.size()));
-    uint32_t sent = tx.send(out_.data(), n, options_, now_ns);
-    counters_.tx_packets.add(sent);
+    // Behind a backlog (staged bursts complete while it waits), new packets queue up behind it.
+    uint32_t sent = 0;
+    if (backlog_[port].empty()) {
+      if (tx.entries - 1 - tx.in_use() < n) tx.reclaim(options_, pool_ptrs_.data(), uint32_t(pool_ptrs_.size()));
+      sent = tx.send(out_.data(), n, options_, now_ns);
+      counters_.tx_packets.add(sent);
+    }
     if (options_.tx_full_wait) {
       // Lossless: the rest waits here, and the plane takes no new packets until it has left.
       for (uint32_t i = sent; i < n; ++i) backlog_[port].push_back(*out_[i]);
@@ -167,6 +171,10 @@ bool Plane::complete_gpu_bursts(uint64_t now_ns, bool wait_for_one) {
     dispatch(done.refs, done.count, now_ns);
     any = true;
   }
+}
+
+void Plane::stop_gpu() {
+  if (gpu_nf_) gpu_nf_->stop();
 }
 
 void Plane::reclaim_all() {

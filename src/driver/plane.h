@@ -67,6 +67,9 @@ class Plane {
   bool poll(uint64_t now_ns);
   // Writes every pending tail and reclaims every finished tx descriptor.
   void flush(uint64_t now_ns);
+  // Staged path: stops the GPU runner's persistent kernel, if any. Every plane's must be stopped
+  // before any plane frees memory: freeing waits for the whole device.
+  void stop_gpu();
 
   const PlaneCounters& counters() const { return counters_; }
   uint16_t queue() const { return queue_; }
