@@ -13,6 +13,7 @@
 // and, jobs running in order, a read sees every write posted before it.
 #include <cuda/atomic>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -36,6 +37,10 @@ struct Op {
 };
 static_assert(sizeof(Op) == 16);
 
+// The 32-bit word of an rx write-back that holds DD.
+constexpr uint32_t kStatusWord = offsetof(ixgbe_adv_rx_desc, wb.upper.status_error) / 4;
+static_assert(kStatusWord == 2, "82599 rx write-back: status_error is bytes 8..11, length follows");
+
 constexpr uint32_t kJobs = 16;
 constexpr uint32_t kOpsPerJob = 1024;
 constexpr size_t kDataPerJob = 512 << 10;
@@ -48,7 +53,11 @@ struct alignas(kLine) Control {
   uint32_t pad1[31];
   uint32_t stop;
   uint32_t pad2[31];
-  uint32_t op_count[kJobs];
+  // Per job: its ops, and how many of each step, so the block skips (and does not fence) the
+  // steps a job does not have.
+  struct Counts {
+    uint32_t ops, writes, ordered, reads;  // ordered: Desc and Word
+  } counts[kJobs];
 };
 
 __device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
@@ -56,6 +65,10 @@ __device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
 }
 __device__ __forceinline__ void store_release_sys(uint32_t* p, uint32_t v) {
   cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*p).store(v, cuda::memory_order_release);
+}
+// Descriptors and write-backs live in GPU memory and are read by kernels on this GPU: device scope.
+__device__ __forceinline__ void store_release_gpu(uint32_t* p, uint32_t v) {
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
 }
 
 // Copies `len` bytes with 16-byte words, the tail byte by byte; `lane` of `lanes` threads share it.
@@ -69,7 +82,8 @@ __device__ void copy_bytes(uint8_t* dst, const uint8_t* src, uint32_t len, uint3
 }
 
 __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, uint32_t first_job) {
-  __shared__ uint32_t job, count, stop;
+  __shared__ Control::Counts counts;
+  __shared__ uint32_t job, stop;
   const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
   for (uint32_t k = first_job;; ++k) {
     if (threadIdx.x == 0) {
@@ -77,7 +91,7 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
         // Acquire pairs with the host's release of the doorbell: the job's ops and data are visible.
         if (int32_t(load_acquire_sys(&control->doorbell) - k) > 0) {
           job = k % kJobs;
-          count = control->op_count[job];
+          counts = control->counts[job];
           stop = 0;
           break;
         }
@@ -91,40 +105,46 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
     if (stop) return;
     const Op* job_ops = ops + size_t(job) * kOpsPerJob;
     uint8_t* job_data = data + size_t(job) * kDataPerJob;
-    // Packets first: a warp per Write.
-    for (uint32_t i = warp; i < count; i += warps) {
-      const Op op = job_ops[i];
-      if (op.kind == uint16_t(OpKind::Write))
-        copy_bytes(reinterpret_cast<uint8_t*>(op.gpu_addr), job_data + op.data_offset, op.len, lane, 32);
-    }
-    // Every thread's bytes are out (system scope: the reader may be the host) before any
-    // descriptor is written.
-    __threadfence_system();
-    __syncthreads();
-    for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
-      const Op op = job_ops[i];
-      if (op.kind == uint16_t(OpKind::Desc)) {
-        auto* desc = reinterpret_cast<uint32_t*>(op.gpu_addr);
-        const auto* wb = reinterpret_cast<const uint32_t*>(job_data + op.data_offset);
-        desc[0] = wb[0];
-        desc[1] = wb[1];
-        desc[2] = wb[2];
-        // The status word (DD) last, released: the driver that acquires it sees the rest.
-        store_release_sys(&desc[3], wb[3]);
-      } else if (op.kind == uint16_t(OpKind::Word)) {
-        store_release_sys(reinterpret_cast<uint32_t*>(op.gpu_addr), op.data_offset);
+    if (counts.writes) {
+      // Packets first: a warp per Write. Then every thread's bytes are in GPU memory (device
+      // scope: the drivers that read them run on this GPU) before any descriptor is written.
+      for (uint32_t i = warp; i < counts.ops; i += warps) {
+        const Op op = job_ops[i];
+        if (op.kind == uint16_t(OpKind::Write))
+          copy_bytes(reinterpret_cast<uint8_t*>(op.gpu_addr), job_data + op.data_offset, op.len, lane, 32);
       }
+      __threadfence();
+      __syncthreads();
     }
-    __threadfence_system();
-    __syncthreads();
-    // Reads last, into the job's data in pinned memory: a warp per Read.
-    for (uint32_t i = warp; i < count; i += warps) {
-      const Op op = job_ops[i];
-      if (op.kind == uint16_t(OpKind::Read))
-        copy_bytes(job_data + op.data_offset, reinterpret_cast<const uint8_t*>(op.gpu_addr), op.len, lane, 32);
+    if (counts.ordered) {
+      for (uint32_t i = threadIdx.x; i < counts.ops; i += blockDim.x) {
+        const Op op = job_ops[i];
+        if (op.kind == uint16_t(OpKind::Desc)) {
+          auto* desc = reinterpret_cast<uint32_t*>(op.gpu_addr);
+          const auto* wb = reinterpret_cast<const uint32_t*>(job_data + op.data_offset);
+          // The status word (DD) last, released: the driver that acquires it sees the rest, the
+          // length above all (word 3: a length read before it was written made frames "malformed").
+          desc[0] = wb[0];
+          desc[1] = wb[1];
+          desc[3] = wb[3];
+          store_release_gpu(&desc[kStatusWord], wb[kStatusWord]);
+        } else if (op.kind == uint16_t(OpKind::Word)) {
+          store_release_gpu(reinterpret_cast<uint32_t*>(op.gpu_addr), op.data_offset);
+        }
+      }
+      __syncthreads();
     }
-    __threadfence_system();
-    __syncthreads();
+    if (counts.reads) {
+      // Reads last, into the job's data in pinned memory (a warp per Read), out to the host
+      // (system scope) before the job is reported done.
+      for (uint32_t i = warp; i < counts.ops; i += warps) {
+        const Op op = job_ops[i];
+        if (op.kind == uint16_t(OpKind::Read))
+          copy_bytes(job_data + op.data_offset, reinterpret_cast<const uint8_t*>(op.gpu_addr), op.len, lane, 32);
+      }
+      __threadfence_system();
+      __syncthreads();
+    }
     if (threadIdx.x == 0) store_release_sys(&control->done, k + 1);
   }
 }
@@ -234,11 +254,13 @@ class SmDma final : public DmaEngine {
     op->gpu_addr = gpu_addr;
     op->len = uint16_t(len);
     op->kind = uint16_t(kind);
+    ++(kind == OpKind::Write ? open_counts_.writes : open_counts_.ordered);
   }
   void add_word(uint64_t gpu_addr, uint32_t value) {
     Op* op;
     reserve(0, op);
     *op = Op{gpu_addr, value, 4, uint16_t(OpKind::Word)};
+    ++open_counts_.ordered;
   }
   void read(uint8_t* dst, uint64_t src, size_t len) {
     if (len == 0) return;
@@ -247,6 +269,7 @@ class SmDma final : public DmaEngine {
     op->gpu_addr = src;
     op->len = uint16_t(len);
     op->kind = uint16_t(OpKind::Read);
+    ++open_counts_.reads;
     pending_reads_.push_back(PendingRead{dst, op->data_offset, len});
     read_job_ = open_job();
   }
@@ -289,7 +312,9 @@ class SmDma final : public DmaEngine {
   uint32_t post() {
     if (!running_) start();
     uint32_t job = posted_;
-    control_->op_count[open_job()] = ops_used_;
+    open_counts_.ops = ops_used_;
+    control_->counts[open_job()] = open_counts_;
+    open_counts_ = {};
     // Release: the ops and their data are visible to the block's acquire of the doorbell.
     release(control_->doorbell, ++posted_);
     ops_used_ = 0;
@@ -314,6 +339,7 @@ class SmDma final : public DmaEngine {
   uint32_t ops_used_ = 0;
   size_t data_used_ = 0;
   uint32_t read_job_ = 0;
+  Control::Counts open_counts_{};
   std::vector<PendingRead> pending_reads_;
 };
 

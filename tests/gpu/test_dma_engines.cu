@@ -2,6 +2,7 @@
 // descriptors are written after their packets, and the engine keeps working while a persistent
 // kernel (the bypass driver, in real use) spins on another stream.
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <random>
 
@@ -67,6 +68,20 @@ __global__ void spin_until(volatile uint32_t* flag) {
   }
 }
 
+// Polls the DD bit of descriptor i as a driver would (acquire), then checks what a driver reads
+// next: the length, and the packet's first and last bytes (written as i and i + 1).
+__global__ void watch_write_backs(nic::ixgbe_adv_rx_desc* descs, const uint8_t* slots, uint32_t n,
+                                  const uint16_t* lengths, uint32_t* wrong) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_system> status(descs[i].wb.upper.status_error);
+  while (!(status.load(cuda::memory_order_acquire) & nic::IXGBE_RXD_STAT_DD)) {
+  }
+  const uint16_t len = descs[i].wb.upper.length;
+  const uint8_t* packet = slots + size_t(i) * kSlot;
+  if (len != lengths[i] || packet[0] != uint8_t(i) || packet[len - 1] != uint8_t(i + 1)) atomicAdd(wrong, 1u);
+}
+
 }  // namespace
 
 class DmaEngines : public ::testing::TestWithParam<std::string> {};
@@ -94,6 +109,43 @@ TEST_P(DmaEngines, KeepWorkingBesideAPersistentKernel) {
   dma->stop();
   *reinterpret_cast<volatile uint32_t*>(flag.data()) = 1;
   GNF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  GNF_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+TEST_P(DmaEngines, ADriverThatSeesDoneSeesTheLengthAndThePacket) {
+  GNF_REQUIRE_GPU();
+  constexpr uint32_t kPackets = 512;
+  mem::Block slots(mem::Domain::Device, size_t(kSlots) * kSlot);
+  mem::Block descs(mem::Domain::Device, kSlots * sizeof(nic::ixgbe_adv_rx_desc));
+  mem::Block lengths(mem::Domain::Device, kPackets * sizeof(uint16_t));
+  mem::Block wrong(mem::Domain::HostPinned, 64);
+  std::vector<uint16_t> len(kPackets);
+  for (uint32_t i = 0; i < kPackets; ++i) len[i] = uint16_t(60 + (i * 37) % 1455);
+  GNF_CUDA_CHECK(cudaMemcpy(lengths.data(), len.data(), kPackets * sizeof(uint16_t), cudaMemcpyHostToDevice));
+  auto dma = make(GetParam());
+  cudaStream_t stream;
+  GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  // The watchers spin before anything is written.
+  watch_write_backs<<<kPackets / 128, 128, 0, stream>>>(reinterpret_cast<nic::ixgbe_adv_rx_desc*>(descs.data()),
+                                                        slots.data(), kPackets,
+                                                        reinterpret_cast<const uint16_t*>(lengths.data()),
+                                                        reinterpret_cast<uint32_t*>(wrong.data()));
+  GNF_CUDA_CHECK_LAUNCH();
+  for (uint32_t i = 0; i < kPackets; ++i) {
+    std::vector<uint8_t> packet(len[i], 0xAB);
+    packet.front() = uint8_t(i);
+    packet.back() = uint8_t(i + 1);
+    dma->write_packet(reinterpret_cast<uint64_t>(slots.data()) + uint64_t(i) * kSlot, packet.data(), len[i]);
+    nic::ixgbe_adv_rx_desc wb{};
+    wb.wb.upper.length = len[i];
+    wb.wb.upper.status_error = nic::IXGBE_RXD_STAT_DD | nic::IXGBE_RXD_STAT_EOP;
+    dma->write_rx_writeback(reinterpret_cast<uint64_t>(descs.data()) + i * sizeof(wb), wb);
+    if (i % 32 == 31) dma->flush();
+  }
+  dma->flush();
+  GNF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(*reinterpret_cast<volatile uint32_t*>(wrong.data()), 0u);
+  dma->stop();
   GNF_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
