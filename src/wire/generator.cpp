@@ -157,19 +157,35 @@ void Generator::patch(Template& t, uint32_t flow, uint64_t seq, uint64_t send_ti
 
 void Generator::start(uint64_t start_ns) { start_ns_ = start_ns; }
 
+void Generator::set_window(const MeasuredWindow& window) {
+  window_ = window;
+  window_per_flow_.assign(opts_.flows, 0);
+  window_per_second_.assign(window.seconds(), 0);
+}
+
 bool Generator::next(Frame& out) {
-  if (opts_.count && counters_.frames >= opts_.count) return false;
+  if (opts_.count && counters_.frames >= opts_.count) {
+    finished_.store(true, std::memory_order_release);
+    return false;
+  }
   // From the index or the cumulative bytes, never by adding rounded steps, so nothing drifts.
   double offset = ns_per_frame_ > 0 ? double(counters_.frames) * ns_per_frame_
                                     : double(cum_l1_bytes_) * ns_per_l1_byte_;
   uint64_t offset_ns = uint64_t(std::llround(offset));
-  if (opts_.duration_ns && offset_ns >= opts_.duration_ns) return false;
+  if (opts_.duration_ns && offset_ns >= opts_.duration_ns) {
+    finished_.store(true, std::memory_order_release);
+    return false;
+  }
 
   Template& t = templates_[cycle_[cycle_pos_]];
   uint32_t flow = next_flow_;
   uint64_t time_ns = start_ns_ + offset_ns;
   patch(t, flow, sent_per_flow_[flow]++, time_ns);
   out = Frame{t.bytes.data(), uint32_t(t.bytes.size()), time_ns};
+  if (window_ && window_->contains(time_ns)) {
+    window_per_flow_[flow]++;
+    window_per_second_[window_->second_of(time_ns)]++;
+  }
 
   if (++cycle_pos_ == cycle_.size()) cycle_pos_ = 0;
   if (++next_flow_ == opts_.flows) next_flow_ = 0;
