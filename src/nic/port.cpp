@@ -57,20 +57,25 @@ void Port::start(uint64_t now_ns) {
 
 bool Port::poll_rx(uint64_t now_ns) {
   bool moved = admit_arrivals(now_ns * 1000);
-  uint32_t before = rx_writebacks_pending_;
-  moved |= dma_to_rx_rings();
-  if (before == 0 && rx_writebacks_pending_ != 0) rx_writeback_oldest_ns_ = now_ns;
-  if (rx_writebacks_pending_ >= options_.rx_writeback_batch ||
-      (rx_writebacks_pending_ != 0 && now_ns - rx_writeback_oldest_ns_ >= options_.rx_writeback_timeout_ns) ||
-      source_done_) {
-    rx_dma_.flush();
-    rx_writebacks_pending_ = 0;
+  if (options_.loopback) {
+    moved |= loop_back(now_ns * 1000);
+  } else {
+    uint32_t before = rx_writebacks_pending_;
+    moved |= dma_to_rx_rings();
+    if (before == 0 && rx_writebacks_pending_ != 0) rx_writeback_oldest_ns_ = now_ns;
+    if (rx_writebacks_pending_ >= options_.rx_writeback_batch ||
+        (rx_writebacks_pending_ != 0 && now_ns - rx_writeback_oldest_ns_ >= options_.rx_writeback_timeout_ns) ||
+        source_done_) {
+      rx_dma_.flush();
+      rx_writebacks_pending_ = 0;
+    }
   }
   rx_drained_.store(source_done_ && !have_pending_ && rx_buffer_.frames() == 0, std::memory_order_release);
   return moved;
 }
 
 bool Port::poll_tx(uint64_t now_ns) {
+  if (options_.loopback) return false;  // the rx side owns the tx line
   bool moved = transmit(now_ns * 1000);
   tx_dma_.flush();
   return moved;
@@ -199,6 +204,28 @@ bool Port::dma_to_rx_rings() {
     counters_.rx_good_packets.add();
     counters_.rx_good_bytes.add(wire::l2_bytes(record->len));
     counters_.rx_queue_packets[q].add();
+    rx_buffer_.pop();
+    moved = true;
+  }
+  return moved;
+}
+
+bool Port::loop_back(uint64_t now_ps) {
+  bool moved = false;
+  for (int i = 0; i < kDmaBurst; ++i) {
+    const RxRecord* record = rx_buffer_.front();
+    if (!record) break;
+    // As in transmit(): the NIC runs no further ahead of the line than its tx packet buffer holds;
+    // beyond that frames wait in the rx buffer (and overflow it, as an overloaded port would).
+    if (tx_line_.free_at_ps() > now_ps + tx_window_ps_) break;
+    uint64_t done_ps = tx_line_.transmit(record->len, now_ps);
+    if (sink_) sink_->deliver(record->data(), record->len, done_ps / 1000);
+    counters_.rx_good_packets.add();
+    counters_.rx_good_bytes.add(wire::l2_bytes(record->len));
+    counters_.rx_queue_packets[record->queue].add();
+    counters_.tx_good_packets.add();
+    counters_.tx_good_bytes.add(wire::l2_bytes(record->len));
+    counters_.tx_queue_packets[record->queue].add();
     rx_buffer_.pop();
     moved = true;
   }
