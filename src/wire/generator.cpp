@@ -59,10 +59,9 @@ Generator::Generator(const GeneratorOptions& opts) : opts_(opts) {
 
   // A pps rate is compared with the line rate over one whole size cycle: individual large
   // frames may still exceed it, and the port's line-rate pacing spaces those.
-  double mean_l1_bytes = 0;
-  for (uint32_t size : opts_.sizes) mean_l1_bytes += double(l1_bytes(size - kFcsBytes));
-  mean_l1_bytes /= double(opts_.sizes.size());
-  double line_pps = opts_.line_gbps * 1e9 / (8 * mean_l1_bytes);
+  for (uint32_t size : opts_.sizes) mean_l1_bytes_ += double(l1_bytes(size - kFcsBytes));
+  mean_l1_bytes_ /= double(opts_.sizes.size());
+  double line_pps = opts_.line_gbps * 1e9 / (8 * mean_l1_bytes_);
   if (opts_.rate_pps > 0 && opts_.rate_pps <= line_pps) {
     ns_per_frame_ = 1e9 / opts_.rate_pps;
   } else {
@@ -153,6 +152,14 @@ void Generator::patch(Template& t, uint32_t flow, uint64_t seq, uint64_t send_ti
     // 0 means "no checksum", which IPv6 forbids; all-ones is the same value in one's complement.
     store_be16(udp + 6, csum ? csum : 0xffff);
   }
+}
+
+double Generator::rate_pps() const {
+  return ns_per_frame_ > 0 ? 1e9 / ns_per_frame_ : rate_gbps_l1() * 1e9 / (8 * mean_l1_bytes_);
+}
+
+double Generator::rate_gbps_l1() const {
+  return ns_per_l1_byte_ > 0 ? 8 / ns_per_l1_byte_ : rate_pps() * 8 * mean_l1_bytes_ / 1e9;
 }
 
 void Generator::start(uint64_t start_ns) { start_ns_ = start_ns; }

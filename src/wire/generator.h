@@ -51,6 +51,13 @@ class Generator : public Source {
   SourceCounters counters() const override;
   std::string describe() const override;
 
+  // The options in force: IMIX expanded into `sizes`.
+  const GeneratorOptions& options() const { return opts_; }
+  // The schedule's mean rate over one size cycle, after clamping to the line rate.
+  double rate_pps() const;
+  double rate_gbps_l1() const;
+  bool clamped() const { return clamped_; }
+
   // Frames sent so far, indexed by flow id; what MeasureReport::loss() compares against.
   const std::vector<uint64_t>& sent_per_flow() const { return sent_per_flow_; }
 
@@ -84,6 +91,7 @@ class Generator : public Source {
   // before it, cum_l1_bytes_ * ns_per_l1_byte_ (Gbit/s). Exactly one of the two is nonzero.
   double ns_per_frame_ = 0;
   double ns_per_l1_byte_ = 0;
+  double mean_l1_bytes_ = 0;  // over one size cycle
 
   std::vector<Template> templates_;
   std::vector<uint32_t> cycle_;  // template index per position of the size cycle

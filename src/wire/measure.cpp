@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "wire/frame_size.h"
 #include "wire/stamp.h"
 
 namespace gnf::wire {
@@ -26,6 +27,7 @@ uint64_t MeasureReport::loss(const std::vector<uint64_t>& sent_per_flow) const {
 
 void MeasureReport::merge(const MeasureReport& other) {
   received += other.received;
+  received_bytes += other.received_bytes;
   foreign += other.foreign;
   duplicates += other.duplicates;
   reordered += other.reordered;
@@ -69,6 +71,7 @@ void MeasuringSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns)
     return;
   }
   flow.received++;
+  received_bytes_ += l2_bytes(len);
   if (verdict.order == ReorderTracker::Order::Reordered) {
     flow.reordered++;
     flow.extent_sum += verdict.extent;
@@ -93,6 +96,7 @@ MeasureReport MeasuringSink::report() const {
   MeasureReport r;
   r.foreign = foreign_;
   r.clock_skew = clock_skew_;
+  r.received_bytes = received_bytes_;
   r.latency = latency_;
   r.per_second = per_second_;
   r.received_per_flow.assign(flows_.size(), 0);

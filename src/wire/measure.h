@@ -19,6 +19,7 @@ inline constexpr unsigned kPerSecondLatencyBits = 6;
 
 struct MeasureReport {
   uint64_t received = 0;    // stamped frames, first copies only
+  uint64_t received_bytes = 0;  // their layer-2 bytes (with FCS)
   uint64_t foreign = 0;     // frames without a stamp
   uint64_t duplicates = 0;  // further copies of a stamped frame
   uint64_t reordered = 0;   // RFC 4737 reordered frames
@@ -80,6 +81,7 @@ class MeasuringSink : public Sink {
   std::optional<MeasuredWindow> window_;
   uint64_t foreign_ = 0;
   uint64_t clock_skew_ = 0;
+  uint64_t received_bytes_ = 0;
   LatencyHistogram latency_;
   std::vector<MeasureReport::Second> per_second_;  // window_->seconds() entries
 };

@@ -85,6 +85,7 @@ TEST(MeasuringSinkWindow, CountsOnlyFramesSentInsideTheWindow) {
   for (size_t i = 0; i < sent.size(); ++i) deliver(sink, sent[i], 1000 + i);
   MeasureReport r = sink.report();
   EXPECT_EQ(r.received, 20u);
+  EXPECT_EQ(r.received_bytes, 20u * 64);  // with FCS
   EXPECT_EQ(r.received_per_flow, (std::vector<uint64_t>{10, 10}));
   EXPECT_EQ(r.loss(g.sent_in_window_per_flow()), 0u);
   EXPECT_EQ(r.latency.count(), 20u);
