@@ -99,8 +99,9 @@ ctl::PathKind path_of(const BenchFlags& f, ctl::PathKind config_path) {
 wire::GeneratorOptions generator_from_flags(const BenchFlags& f, uint32_t line_gbps) {
   wire::GeneratorOptions g;
   g.ip_version = f.ip;
-  if (!f.sizes.empty()) g.sizes = f.sizes;
-  for (uint32_t size : g.sizes)
+  // By default the smallest test frame of the IP version, as IMIX's small frames are.
+  g.sizes = f.sizes.empty() ? std::vector<uint32_t>{f.ip == 6 ? kMinIpv6FrameBytes : 64} : f.sizes;
+  for (uint32_t size : f.sizes)
     if (f.ip == 6 && size < kMinIpv6FrameBytes)
       throw UserError(fmt::format("--size: {} B is too small for UDP/IPv6 test frames ({}..9018 B with FCS)", size,
                                   kMinIpv6FrameBytes));
@@ -142,7 +143,7 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
       ->excludes(config);
   cmd.add_option("--speed", f.speed, "Port speed in Gbit/s (default 10)")->check(CLI::IsMember({10, 25, 40, 100, 200, 400}));
   cmd.add_option("--queues", f.queues, "rx/tx queue pairs per port (RSS) (default 1)")->check(CLI::Range(1, 64));
-  auto* size = cmd.add_option("--size", f.sizes, "Frame size(s) in bytes with FCS, cycled (default 64)")->check(CLI::Range(64, 9018));
+  auto* size = cmd.add_option("--size", f.sizes, "Frame size(s) in bytes with FCS, cycled (default 64; IPv6 84)")->check(CLI::Range(64, 9018));
   cmd.add_flag("--imix", f.imix, "Simple IMIX: 7:4:1 of 64/594/1518 B")->excludes(size);
   cmd.add_option("--flows", f.flows, "Flows (UDP/IP address pairs) (default 64)")->check(CLI::Range(1, 65536));
   cmd.add_option("--ip", f.ip, "IP version (default 4)")->check(CLI::IsMember({4, 6}));
