@@ -75,11 +75,12 @@ void apply_driver_flags(const BenchFlags& f, ctl::Config& c) {
                                                             : driver::TxCompletion::DescWriteback;
   if (f.has("--tx-full")) d.tx_full_wait = f.tx_full == "wait";
   if (f.has("--no-drop-en")) d.drop_en = false;
-  for (const char* flag : {"--rx-ring", "--tx-ring"}) {
-    uint32_t entries = std::string(flag) == "--rx-ring" ? d.rx_ring_size : d.tx_ring_size;
+  auto check_ring = [&](const char* flag, uint32_t entries) {
     if (f.has(flag) && entries % 8)
       throw UserError(fmt::format("{}: {} is not a multiple of 8 (the ring length in bytes is a multiple of 128)", flag, entries));
-  }
+  };
+  check_ring("--rx-ring", d.rx_ring_size);
+  check_ring("--tx-ring", d.tx_ring_size);
   if (d.pool_slots && d.pool_slots <= d.rx_ring_size)
     throw UserError(fmt::format("--rx-ring: {} descriptors need more than the config's driver.pool_slots ({})",
                                 d.rx_ring_size, d.pool_slots));

@@ -215,6 +215,7 @@ def test_json_to_stdout_with_a_progress_bar_on_stderr(gnf):
     (["--rate-pps", 2e7], "--rate-pps: 20000000 frames/s is above the line rate of port 0 for this size mix"),
     (["--rate-gbps", 11], "--rate-gbps: 11 Gbit/s is above the line rate of port 0 (10 Gbit/s)"),
     (["--rx-ring", 100], "--rx-ring: 100 is not a multiple of 8"),
+    (["--tx-ring", 12], "--tx-ring: 12 is not a multiple of 8"),
     (["--ports", 3], "--ports"),
     (["--calibrate", "--path", "cpu"], "--path excludes --calibrate"),
     (["--duration", 0], "--duration"),
