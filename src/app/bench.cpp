@@ -9,7 +9,7 @@
 #include "app/bench_json.h"
 #include "app/environment.h"
 #include "app/interrupts.h"
-#include "app/nvml.h"
+#include "util/nvml.h"
 #include "app/report.h"
 #include "mem/cuda_alloc.h"
 #include "path/pipeline.h"

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/bench_flags.h"
-#include "app/nvml.h"
+#include "util/nvml.h"
 #include "path/pipeline.h"
 
 namespace gnf::app {

@@ -3,7 +3,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "app/nvml.h"
+#include "util/nvml.h"
 
 namespace gnf::app {
 

@@ -1,5 +1,6 @@
 """gnf bench: one trial, and the JSON bench/SCHEMA.md promises the harness."""
 import json
+import os
 import subprocess
 
 import pytest
@@ -237,3 +238,26 @@ def test_ports_cannot_override_a_config(gnf, tmp_path):
     result = gnf("--config", config, "--ports", 1, command="bench")
     assert result.returncode == 1, result.stderr
     assert "--config excludes --ports" in result.stderr or "--ports excludes --config" in result.stderr, result.stderr
+
+
+def test_gpu_information_comes_from_nvml_when_there_is_one(gnf, tmp_path):
+    # The unit tests' fake libnvidia-ml (one "Fake GPU 80GB" at 20 % and 60 % in turn), found by
+    # the name gnf loads, as the NVIDIA driver would install it.
+    fake = os.path.join(os.path.dirname(gnf.binary), "tests", "libfake_nvml.so")
+    if not os.path.exists(fake):
+        pytest.skip("no fake NVML next to this gnf (build the unit tests)")
+    os.symlink(fake, tmp_path / "libnvidia-ml.so.1")
+    out = tmp_path / "trial.json"
+    cmd = [gnf.binary, "bench", "--rate-pps", 10000, "--warmup", 0.1, "--duration", 0.5, "--json", out, "--quiet"]
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path))
+    proc = subprocess.run([str(a) for a in cmd], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    j = json.loads(out.read_text())
+    assert_shape(j, SCHEMA)
+    gpu = j["environment"]["gpu"]
+    assert (gpu["name"], gpu["driver"], gpu["memory_total_mib"]) == ("Fake GPU 80GB", "999.01.02", 80 * 1024), gpu
+    assert (gpu["cuda_driver"] is None) == (not j["environment"]["build"]["cuda"]), gpu
+    sampled = j["result"]["gpu"]
+    # Every 100 ms over the 0.5 s window, starting as it opens.
+    assert 3 <= sampled["samples"] <= 7, sampled
+    assert 20 <= sampled["utilization_pct"] <= 60 and sampled["memory_used_mib"] == 100 + sampled["samples"], sampled

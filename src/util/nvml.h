@@ -13,13 +13,15 @@
 #include <string>
 #include <thread>
 
-namespace gnf::app {
+namespace gnf {
 
 class Nvml {
  public:
+  static constexpr const char* kLibrary = "libnvidia-ml.so.1";
   // The GPU with this PCI bus id ("0000:41:00.0"), or NVML's device 0 when it is empty. Null
   // when NVML or the GPU is not there; a warning on stderr says why when NVML is there but fails.
-  static std::unique_ptr<Nvml> open(const std::string& pci_bus_id);
+  // `library`: what dlopen() loads (tests load a fake).
+  static std::unique_ptr<Nvml> open(const std::string& pci_bus_id, const char* library = kLibrary);
   ~Nvml();
   Nvml(const Nvml&) = delete;
   Nvml& operator=(const Nvml&) = delete;
@@ -78,4 +80,4 @@ class GpuSampler {
   double utilization_sum_ = 0;
 };
 
-}  // namespace gnf::app
+}  // namespace gnf

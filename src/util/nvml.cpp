@@ -1,4 +1,4 @@
-#include "app/nvml.h"
+#include "util/nvml.h"
 
 #include <dlfcn.h>
 
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <type_traits>
 
-namespace gnf::app {
+namespace gnf {
 
 namespace {
 
@@ -37,8 +37,8 @@ struct Nvml::Api {
   nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*);
 };
 
-std::unique_ptr<Nvml> Nvml::open(const std::string& pci_bus_id) {
-  void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+std::unique_ptr<Nvml> Nvml::open(const std::string& pci_bus_id, const char* library_name) {
+  void* library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
   if (!library) return nullptr;  // no NVIDIA driver here: not an error
   std::unique_ptr<Nvml> nvml(new Nvml);
   nvml->library_ = library;
@@ -58,7 +58,7 @@ std::unique_ptr<Nvml> Nvml::open(const std::string& pci_bus_id) {
   resolve(api->memory_info, "nvmlDeviceGetMemoryInfo");
   resolve(api->utilization, "nvmlDeviceGetUtilizationRates");
   if (!resolved) {
-    std::fprintf(stderr, "gnf: warning: libnvidia-ml.so.1 lacks NVML functions gnf uses: no GPU information\n");
+    std::fprintf(stderr, "gnf: warning: %s lacks NVML functions gnf uses: no GPU information\n", library_name);
     return nullptr;  // the destructor closes the library
   }
   nvmlReturn_t err = api->init();
@@ -135,4 +135,4 @@ void GpuSampler::loop() {
   } while (!wake_.wait_for(lock, period_, [this] { return stop_; }));
 }
 
-}  // namespace gnf::app
+}  // namespace gnf
