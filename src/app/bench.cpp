@@ -126,7 +126,6 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
     run.gpu = sampler->summary();
   }
   run.at_window = at_window ? *at_window : pipeline.snapshot();  // stopped during the warm-up
-  run.end = pipeline.snapshot();
   pipeline.stop();
   run.stop_ns = now_ns();
   run.end = pipeline.snapshot();
