@@ -16,8 +16,12 @@ reused, so NDR after PDR starts from PDR's bracket.
 class Outcome:
     """One trial as the search sees it. `trial` is whatever the measure callable wants to keep."""
 
-    def __init__(self, rate_pps, loss_count, loss_ratio, duration_s=None, verification=False, trial=None):
+    def __init__(self, rate_pps, loss_count, loss_ratio, duration_s=None, verification=False, trial=None,
+                 offered=True):
         self.rate_pps = rate_pps
+        # False when the load was not really offered (the NIC model could not send its schedule in
+        # time): such a trial never passes, whatever it lost.
+        self.offered = offered
         self.loss_count = loss_count
         self.loss_ratio = loss_ratio
         self.duration_s = duration_s
@@ -36,11 +40,12 @@ class Criterion:
         self.description = description
 
 
-NDR = Criterion("NDR", lambda o: o.loss_count == 0, "no frame lost")
+NDR = Criterion("NDR", lambda o: o.offered and o.loss_count == 0, "no frame lost")
 
 
 def pdr(tolerance=0.001):
-    return Criterion("PDR", lambda o: o.loss_ratio <= tolerance, "loss ratio at most %g %%" % (tolerance * 100))
+    return Criterion("PDR", lambda o: o.offered and o.loss_ratio <= tolerance,
+                     "loss ratio at most %g %%" % (tolerance * 100))
 
 
 class SearchResult:

@@ -15,7 +15,8 @@ from . import schema
 # Every flag of `gnf bench` in SCHEMA.md except --json and --quiet, which the runner owns.
 VALUE_FLAGS = ("config", "path", "ports", "speed", "queues", "size", "flows", "ip", "load", "rate_pps", "rate_gbps",
                "warmup", "duration", "burst", "rx_ring", "tx_ring", "rx_tail_batch", "tx_tail_batch",
-               "tail_timeout_ns", "tx_completion", "tx_full", "nic_threads", "driver_threads", "staged_mode", "one_way")
+               "tail_timeout_ns", "tx_completion", "tx_full", "nic_threads", "driver_threads", "staged_mode",
+               "staged_depth", "nic_dma", "one_way")
 BARE_FLAGS = ("calibrate", "imix", "no_drop_en", "tx_writeback_fc")
 RATE_KNOBS = ("load", "rate_pps", "rate_gbps")
 
@@ -141,6 +142,11 @@ class Trial:
     @property
     def loss_ratio(self):
         return self.result["loss"]["ratio"]
+
+    @property
+    def on_schedule(self):
+        """The generator sent its whole schedule in real time (SCHEMA.md): the load was offered."""
+        return self.result.get("on_schedule", True)
 
 
 class Runner:

@@ -1,6 +1,6 @@
 // gnf: a GPU network-function dataplane. `gnf run` forwards packets through softnic ports and
-// one of the data paths, printing per-second stats and a final JSON summary.
-#include <csignal>
+// one of the data paths, printing per-second stats and a final JSON summary; `gnf bench` runs
+// one benchmark trial and writes the JSON the harness reads (bench/SCHEMA.md).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "app/bench.h"
+#include "app/interrupts.h"
 #include "app/report.h"
 #include "ctl/config.h"
 #include "path/pipeline.h"
@@ -16,9 +18,6 @@
 #include "util/error.h"
 
 namespace {
-
-volatile std::sig_atomic_t g_interrupts = 0;
-void on_signal(int) { g_interrupts = g_interrupts + 1; }
 
 // Flags for the common case: one port, a pcap file or the generator in, l2fwd, a pcap file out.
 struct RunFlags {
@@ -97,8 +96,7 @@ int run(const RunFlags& flags) {
     throw UserError("no port has a source: give --pcap-in or --gen (or a [port.source] in the config), or a --duration");
 
   path::Pipeline pipeline(config);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  app::catch_interrupts();
 
   path::Snapshot first = pipeline.snapshot();
   pipeline.start();
@@ -113,8 +111,8 @@ int run(const RunFlags& flags) {
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     uint64_t now = now_ns();
-    if (g_interrupts >= 2) break;  // a second Ctrl-C: stop at once
-    if (!sources_stopped && (g_interrupts || (stop_at && now >= stop_at))) {
+    if (app::interrupts() >= 2) break;  // a second Ctrl-C: stop at once
+    if (!sources_stopped && (app::interrupts() || (stop_at && now >= stop_at))) {
       pipeline.stop_sources();
       sources_stopped = true;
       drain_deadline = now + 1'000'000'000;  // in-flight packets get a second to leave
@@ -138,14 +136,7 @@ int run(const RunFlags& flags) {
   pipeline.stop();
   end = pipeline.snapshot();
   nlohmann::json summary = app::summary_json(pipeline, first, end, drained);
-  std::string text = summary.dump(2);
-  if (flags.json_file == "-") {
-    std::cout << text << "\n";
-  } else if (!flags.json_file.empty()) {
-    std::ofstream out(flags.json_file);
-    if (!out) throw UserError(fmt::format("{}: cannot write the JSON summary", flags.json_file));
-    out << text << "\n";
-  }
+  app::write_json(summary, flags.json_file);
   if (!flags.quiet) {
     const auto& acc = summary["accounting"];
     std::fprintf(stderr, "gnf: %s: offered %llu, accounted %llu%s\n", drained ? "done" : "stopped",
@@ -155,16 +146,7 @@ int run(const RunFlags& flags) {
       std::fprintf(stderr, "gnf: %s: rx %llu tx %llu packets\n", port["name"].get<std::string>().c_str(),
                    (unsigned long long)port["rx_packets"].get<uint64_t>(), (unsigned long long)port["tx_packets"].get<uint64_t>());
   }
-  for (const auto& a : summary["slots"])
-    if (!a["consistent"].get<bool>()) {
-      std::fprintf(stderr, "gnf: internal error: slot accounting is inconsistent\n");
-      return 3;
-    }
-  if (drained && !summary["accounting"]["balanced"].get<bool>()) {
-    std::fprintf(stderr, "gnf: internal error: packet counters do not add up\n");
-    return 3;
-  }
-  return 0;
+  return app::consistency_exit_code(summary);
 }
 
 }  // namespace
@@ -207,13 +189,23 @@ int main(int argc, char** argv) {
   };
   for (CLI::Option* o : port_opts) o->excludes(config_opt);
 
+  gnf::app::BenchFlags bench_flags;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "One benchmark trial: warm-up, measured window, JSON for the harness (bench/SCHEMA.md)");
+  gnf::app::add_bench_options(*bench_cmd, bench_flags);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    int code = app.exit(e);
+    // bench promises the harness exit 1 for any bad flag or value (run keeps CLI11's codes).
+    return code != 0 && argc > 1 && std::string(argv[1]) == "bench" ? 1 : code;
   }
   try {
     if (run_cmd->parsed()) return run(f);
+    if (bench_cmd->parsed()) {
+      gnf::app::record_given_flags(*bench_cmd, bench_flags);
+      return gnf::app::run_bench(bench_flags);
+    }
   } catch (const gnf::UserError& e) {
     std::fprintf(stderr, "gnf: error: %s\n", e.what());
     return 1;

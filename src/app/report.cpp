@@ -1,7 +1,12 @@
 #include "app/report.h"
 
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
 #include <fmt/format.h>
 
+#include "util/error.h"
 #include "wire/frame_size.h"
 
 namespace gnf::app {
@@ -9,6 +14,8 @@ namespace gnf::app {
 namespace {
 
 double rate(uint64_t delta, double seconds) { return seconds > 0 ? double(delta) / seconds : 0; }
+
+}  // namespace
 
 nlohmann::json latency_json(const wire::LatencyHistogram& h) {
   nlohmann::json j = {{"count", h.count()}, {"unit", "ns"}};
@@ -26,6 +33,8 @@ nlohmann::json latency_json(const wire::LatencyHistogram& h) {
   j["histogram"] = buckets;
   return j;
 }
+
+namespace {
 
 nlohmann::json dma_work_json(const path::PortStats::DmaWork& w) {
   return {{"write_batches", w.write_batches},
@@ -207,6 +216,31 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
     threads.push_back({{"role", t.role}, {"cpu_s", t.cpu_s}, {"busy_s", t.busy_s}});
   j["threads"] = threads;
   return j;
+}
+
+int consistency_exit_code(const nlohmann::json& summary) {
+  for (const auto& a : summary["slots"])
+    if (!a["consistent"].get<bool>()) {
+      std::fprintf(stderr, "gnf: internal error: slot accounting is inconsistent\n");
+      return 3;
+    }
+  if (summary["accounting"]["drained"].get<bool>() && !summary["accounting"]["balanced"].get<bool>()) {
+    std::fprintf(stderr, "gnf: internal error: packet counters do not add up\n");
+    return 3;
+  }
+  return 0;
+}
+
+void write_json(const nlohmann::json& j, const std::string& file) {
+  if (file.empty()) return;
+  std::string text = j.dump(2);
+  if (file == "-") {
+    std::cout << text << "\n";
+    return;
+  }
+  std::ofstream out(file);
+  if (!out) throw UserError(fmt::format("{}: cannot write the JSON summary", file));
+  out << text << "\n";
 }
 
 }  // namespace gnf::app

@@ -166,6 +166,7 @@ std::string_view path_name(PathKind kind) {
     case PathKind::Staged: return "staged";
     case PathKind::Bypass: return "bypass";
     case PathKind::P2p: return "p2p";
+    case PathKind::Calibrate: return "calibrate";
   }
   return "?";
 }

@@ -31,7 +31,10 @@ struct PortSpec {
   SinkSpec sink;
 };
 
-enum class PathKind { Cpu, Staged, Bypass, P2p };
+// Calibrate is no data path: every port loops its rx buffer back to its own tx line (no driver,
+// no NF); `gnf bench --calibrate` measures the floor under the others with it. Config files do
+// not name it.
+enum class PathKind { Cpu, Staged, Bypass, P2p, Calibrate };
 std::string_view path_name(PathKind kind);
 
 struct Config {

@@ -51,4 +51,16 @@ bool cuda_device_available() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+std::optional<CudaInfo> cuda_info() {
+  CudaInfo info;
+  GNF_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
+  GNF_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
+  if (cuda_device_available()) {
+    char bus_id[32] = {};
+    GNF_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), 0));
+    info.device_pci_bus_id = bus_id;
+  }
+  return info;
+}
+
 }  // namespace gnf::mem

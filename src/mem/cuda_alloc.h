@@ -2,6 +2,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace gnf::mem {
 
@@ -16,5 +18,16 @@ void free_device(uint8_t* p);
 void zero_fill(uint8_t* p, size_t bytes);
 // Whether a CUDA device is usable here (false on a machine without a GPU).
 bool cuda_device_available();
+
+// What a benchmark records about CUDA: versions as CUDA writes them (1000 * major + 10 * minor;
+// the driver's is 0 where no driver is installed) and the PCI bus id of device 0, the one gnf
+// uses ("0000:41:00.0"; empty without a usable device), by which NVML finds the same GPU.
+struct CudaInfo {
+  int driver_version = 0;
+  int runtime_version = 0;
+  std::string device_pci_bus_id;
+};
+// nullopt in a build without CUDA.
+std::optional<CudaInfo> cuda_info();
 
 }  // namespace gnf::mem

@@ -7,8 +7,12 @@ namespace gnf::nic {
 
 namespace {
 
-// Bounds the DMA work per poll() so one busy direction cannot starve the other. Arrivals have no
-// bound: every frame whose time has come is taken off the wire, into the buffer or dropped.
+// Bounds on work per poll(). Arrivals get four times the DMA's share, so that a port offered more
+// than the model moves drops the excess at its buffer (rx_missed), as an overloaded NIC does,
+// instead of slowing the wire down; only when the model cannot even take frames off the wire as
+// fast as they arrive does it fall behind, and wire_lag says so. Without a bound, a model that
+// fell behind would spend every poll admitting and its DMA would starve.
+constexpr int kAdmitBurst = 1024;
 constexpr int kDmaBurst = 256;
 
 uint16_t descriptor_rss_type(RssResult::Type type) {
@@ -61,20 +65,25 @@ void Port::start(uint64_t now_ns) {
 
 bool Port::poll_rx(uint64_t now_ns) {
   bool moved = admit_arrivals(now_ns * 1000);
-  uint32_t before = rx_writebacks_pending_;
-  moved |= dma_to_rx_rings();
-  if (before == 0 && rx_writebacks_pending_ != 0) rx_writeback_oldest_ns_ = now_ns;
-  if (rx_writebacks_pending_ >= options_.rx_writeback_batch ||
-      (rx_writebacks_pending_ != 0 && now_ns - rx_writeback_oldest_ns_ >= options_.rx_writeback_timeout_ns) ||
-      source_done_) {
-    rx_dma_.flush();
-    rx_writebacks_pending_ = 0;
+  if (options_.loopback) {
+    moved |= loop_back(now_ns * 1000);
+  } else {
+    uint32_t before = rx_writebacks_pending_;
+    moved |= dma_to_rx_rings();
+    if (before == 0 && rx_writebacks_pending_ != 0) rx_writeback_oldest_ns_ = now_ns;
+    if (rx_writebacks_pending_ >= options_.rx_writeback_batch ||
+        (rx_writebacks_pending_ != 0 && now_ns - rx_writeback_oldest_ns_ >= options_.rx_writeback_timeout_ns) ||
+        source_done_) {
+      rx_dma_.flush();
+      rx_writebacks_pending_ = 0;
+    }
   }
   rx_drained_.store(source_done_ && !have_pending_ && rx_buffer_.frames() == 0, std::memory_order_release);
   return moved;
 }
 
 bool Port::poll_tx(uint64_t now_ns) {
+  if (options_.loopback) return false;  // the rx side owns the tx line
   bool moved = transmit(now_ns * 1000);
   tx_dma_.flush();
   return moved;
@@ -122,7 +131,7 @@ void Port::record_lag(uint64_t lag_ps) {
 
 bool Port::admit_arrivals(uint64_t now_ps) {
   bool moved = false;
-  for (;;) {
+  for (int i = 0; i < kAdmitBurst; ++i) {
     if (!have_pending_ && !next_source_frame()) break;
     if (pending_arrival_ps_ > now_ps) break;
     const wire::Frame& frame = pending_;
@@ -215,6 +224,28 @@ bool Port::dma_to_rx_rings() {
     counters_.rx_good_packets.add();
     counters_.rx_good_bytes.add(wire::l2_bytes(record->len));
     counters_.rx_queue_packets[q].add();
+    rx_buffer_.pop();
+    moved = true;
+  }
+  return moved;
+}
+
+bool Port::loop_back(uint64_t now_ps) {
+  bool moved = false;
+  for (int i = 0; i < kDmaBurst; ++i) {
+    const RxRecord* record = rx_buffer_.front();
+    if (!record) break;
+    // As in transmit(): the NIC runs no further ahead of the line than its tx packet buffer holds;
+    // beyond that frames wait in the rx buffer (and overflow it, as an overloaded port would).
+    if (tx_line_.free_at_ps() > now_ps + tx_window_ps_) break;
+    uint64_t done_ps = tx_line_.transmit(record->len, now_ps);
+    if (sink_) sink_->deliver(record->data(), record->len, done_ps / 1000);
+    counters_.rx_good_packets.add();
+    counters_.rx_good_bytes.add(wire::l2_bytes(record->len));
+    counters_.rx_queue_packets[record->queue].add();
+    counters_.tx_good_packets.add();
+    counters_.tx_good_bytes.add(wire::l2_bytes(record->len));
+    counters_.tx_queue_packets[record->queue].add();
     rx_buffer_.pop();
     moved = true;
   }

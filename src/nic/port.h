@@ -45,6 +45,12 @@ struct PortOptions {
   uint64_t rx_writeback_timeout_ns = 4000;
   std::array<uint8_t, 6> mac = {0x02, 0, 0, 0, 0, 0};
   RssConfig rss;
+  // Calibration (`gnf bench --calibrate`): frames that pass the MAC checks, RSS and the rx buffer
+  // go straight onto this port's own tx line, paced as transmitted frames are, instead of into rx
+  // rings. No DMA, no driver: what the sink measures is the wire and the NIC model alone, the
+  // floor under every latency a data path adds. The rx side then drives the tx line too, so
+  // poll_tx() has nothing to do.
+  bool loopback = false;
 };
 
 // Modelled on the 82599's statistics registers (section 8.2.3.23); names in comments.
@@ -120,6 +126,7 @@ class Port {
   bool admit_arrivals(uint64_t now_ps);
   void record_lag(uint64_t lag_ps);
   bool dma_to_rx_rings();
+  bool loop_back(uint64_t now_ps);
   bool transmit(uint64_t now_ps);
   bool next_source_frame();
 

@@ -59,6 +59,8 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   ctl::validate(config_);
   const bool bypass = config_.path == ctl::PathKind::Bypass;
   const bool staged = config_.path == ctl::PathKind::Staged;
+  const bool calibrate = config_.path == ctl::PathKind::Calibrate;
+  for (ctl::PortSpec& spec : config_.ports) spec.nic.loopback = calibrate;
   if (config_.path == ctl::PathKind::P2p)
     throw UserError(fmt::format("{}: path 'p2p' is not built yet; use cpu, staged or bypass", config_.file));
   if ((bypass || staged) && !mem::cuda_device_available())
@@ -97,6 +99,7 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   std::vector<nic::Port*> ports;
   for (auto& p : ports_) ports.push_back(p.get());
   const uint16_t queues = config_.ports.front().nic.rx_queues;
+  if (calibrate) return;  // the ports loop back: no driver
   if (bypass) {
     bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->view());
   } else {
@@ -113,17 +116,28 @@ Pipeline::~Pipeline() {
   for (auto& dma : dmas_) dma->stop();
 }
 
-void Pipeline::start() {
+void Pipeline::start() { start(0, 0); }
+
+void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   if (started_) return;
   started_ = true;
   running_.store(true);
   uint64_t now = now_ns();
+  start_ns_ = now;
+  if (window_ns) {
+    // Before any thread runs: the sinks and generators are theirs from then on.
+    wire::MeasuredWindow window{now + warmup_ns, window_ns};
+    for (auto& sink : sinks_) sink->set_window(window);
+    for (wire::Generator* g : generators_) g->set_window(window);
+  }
   for (auto& port : ports_) port->start(now);
 
-  // Work items: each port's rx side, then each port's tx side, dealt out round robin.
+  // Work items: each port's rx side, then each port's tx side, dealt out round robin. A
+  // looped-back port's rx side drives its tx line too.
   std::vector<NicWork> work;
   for (auto& port : ports_) work.push_back({port.get(), true});
-  for (auto& port : ports_) work.push_back({port.get(), false});
+  for (auto& port : ports_)
+    if (!port->options().loopback) work.push_back({port.get(), false});
   uint32_t nic_count = std::min<uint32_t>(config_.nic_threads, uint32_t(work.size()));
   std::vector<std::vector<NicWork>> nic_groups(nic_count);
   for (size_t i = 0; i < work.size(); ++i) nic_groups[i % nic_count].push_back(work[i]);
@@ -246,6 +260,8 @@ void Pipeline::stop_sources() {
 bool Pipeline::drained() const {
   for (const auto& port : ports_)
     if (!port->rx_drained()) return false;
+  // A looped-back port sends each frame as it leaves the rx buffer.
+  if (config_.path == ctl::PathKind::Calibrate) return true;
   Snapshot s = snapshot();
   uint64_t nic_rx = 0, nic_tx = 0;
   for (const auto& p : s.ports) {
@@ -366,14 +382,36 @@ std::vector<wire::MeasureReport> Pipeline::measurements() const {
   return out;
 }
 
-std::vector<uint64_t> Pipeline::generated_per_flow() const {
+namespace {
+
+// Elementwise sum over generators of one of their per-flow or per-second counts.
+std::vector<uint64_t> sum_over(const std::vector<wire::Generator*>& generators,
+                               const std::vector<uint64_t>& (wire::Generator::*counts)() const) {
   std::vector<uint64_t> total;
-  for (const wire::Generator* g : generators_) {
-    const auto& sent = g->sent_per_flow();
-    if (total.size() < sent.size()) total.resize(sent.size());
-    for (size_t f = 0; f < sent.size(); ++f) total[f] += sent[f];
+  for (const wire::Generator* g : generators) {
+    const auto& c = (g->*counts)();
+    if (total.size() < c.size()) total.resize(c.size());
+    for (size_t i = 0; i < c.size(); ++i) total[i] += c[i];
   }
   return total;
+}
+
+}  // namespace
+
+std::vector<uint64_t> Pipeline::generated_per_flow() const { return sum_over(generators_, &wire::Generator::sent_per_flow); }
+
+std::vector<uint64_t> Pipeline::generated_in_window_per_flow() const {
+  return sum_over(generators_, &wire::Generator::sent_in_window_per_flow);
+}
+
+std::vector<uint64_t> Pipeline::generated_in_window_per_second() const {
+  return sum_over(generators_, &wire::Generator::sent_in_window_per_second);
+}
+
+bool Pipeline::generators_finished() const {
+  for (const wire::Generator* g : generators_)
+    if (!g->finished()) return false;
+  return true;
 }
 
 }  // namespace gnf::path

@@ -3,8 +3,11 @@
 // plug in as other ways to run the planes over the same ports.
 //
 // Thread roles (reported separately, since the NIC model's cost is not the driver's):
-//  - NIC model threads: poll softnic ports (wire in, DMA, wire out) — the "hardware";
-//  - driver threads: each owns one or more planes (rx queue q and tx queue q of every port).
+//  - NIC model threads: poll softnic ports (wire in, DMA, wire out) — the "hardware", and with it
+//    the wire: generators and sinks run inside the threads of the ports they are attached to;
+//  - driver threads: each owns one or more planes (rx queue q and tx queue q of every port); on
+//    the cpu path the NF chain runs inside them.
+// The calibrate "path" has no planes: every port loops its rx buffer back to its own tx line.
 #pragma once
 #include <atomic>
 #include <deque>
@@ -73,6 +76,11 @@ class Pipeline {
   ~Pipeline();
 
   void start();
+  // Starts as start() does, and makes every generator and measuring sink count the measured
+  // window as well: frames sent in [start + warmup_ns, start + warmup_ns + window_ns).
+  void start(uint64_t warmup_ns, uint64_t window_ns);
+  // When start() started the wires (CLOCK_MONOTONIC ns); 0 before.
+  uint64_t start_ns() const { return start_ns_; }
   // Asks every source to stop (Ctrl-C, end of a timed run); in-flight packets still drain.
   void stop_sources();
   // True once every source is exhausted and every packet has left or been counted as dropped.
@@ -90,6 +98,12 @@ class Pipeline {
   // Frames the NFs sent to the host (the slow path) since the last call: from the planes' exception
   // queues, or the bypass path's exception rings. Any thread.
   std::vector<driver::HostFrame> take_host_frames();
+  // Only after stop(), with a measured window: frames the generators sent inside it, per flow
+  // and per second of the window.
+  std::vector<uint64_t> generated_in_window_per_flow() const;
+  std::vector<uint64_t> generated_in_window_per_second() const;
+  // Every generator has sent its whole schedule (any thread; true when there is none).
+  bool generators_finished() const;
   uint64_t host_frames() const { return host_frames_.load(); }
 
   // The bypass path's GPU driver alone: stop() it (rx rings keep what arrives, up to their size)
@@ -153,6 +167,7 @@ class Pipeline {
   std::vector<ThreadCpu> nic_cpu_;     // written by each thread as it exits
   std::vector<ThreadCpu> driver_cpu_;
   std::vector<std::thread> driver_threads_;
+  uint64_t start_ns_ = 0;
   bool started_ = false;
   bool stopped_ = false;
 };

@@ -59,10 +59,9 @@ Generator::Generator(const GeneratorOptions& opts) : opts_(opts) {
 
   // A pps rate is compared with the line rate over one whole size cycle: individual large
   // frames may still exceed it, and the port's line-rate pacing spaces those.
-  double mean_l1_bytes = 0;
-  for (uint32_t size : opts_.sizes) mean_l1_bytes += double(l1_bytes(size - kFcsBytes));
-  mean_l1_bytes /= double(opts_.sizes.size());
-  double line_pps = opts_.line_gbps * 1e9 / (8 * mean_l1_bytes);
+  for (uint32_t size : opts_.sizes) mean_l1_bytes_ += double(l1_bytes(size - kFcsBytes));
+  mean_l1_bytes_ /= double(opts_.sizes.size());
+  double line_pps = opts_.line_gbps * 1e9 / (8 * mean_l1_bytes_);
   if (opts_.rate_pps > 0 && opts_.rate_pps <= line_pps) {
     ns_per_frame_ = 1e9 / opts_.rate_pps;
   } else {
@@ -155,21 +154,45 @@ void Generator::patch(Template& t, uint32_t flow, uint64_t seq, uint64_t send_ti
   }
 }
 
+double Generator::rate_pps() const {
+  return ns_per_frame_ > 0 ? 1e9 / ns_per_frame_ : rate_gbps_l1() * 1e9 / (8 * mean_l1_bytes_);
+}
+
+double Generator::rate_gbps_l1() const {
+  return ns_per_l1_byte_ > 0 ? 8 / ns_per_l1_byte_ : rate_pps() * 8 * mean_l1_bytes_ / 1e9;
+}
+
 void Generator::start(uint64_t start_ns) { start_ns_ = start_ns; }
 
+void Generator::set_window(const MeasuredWindow& window) {
+  window_ = window;
+  window_per_flow_.assign(opts_.flows, 0);
+  window_per_second_.assign(window.seconds(), 0);
+}
+
 bool Generator::next(Frame& out) {
-  if (opts_.count && counters_.frames >= opts_.count) return false;
+  if (opts_.count && counters_.frames >= opts_.count) {
+    finished_.store(true, std::memory_order_release);
+    return false;
+  }
   // From the index or the cumulative bytes, never by adding rounded steps, so nothing drifts.
   double offset = ns_per_frame_ > 0 ? double(counters_.frames) * ns_per_frame_
                                     : double(cum_l1_bytes_) * ns_per_l1_byte_;
   uint64_t offset_ns = uint64_t(std::llround(offset));
-  if (opts_.duration_ns && offset_ns >= opts_.duration_ns) return false;
+  if (opts_.duration_ns && offset_ns >= opts_.duration_ns) {
+    finished_.store(true, std::memory_order_release);
+    return false;
+  }
 
   Template& t = templates_[cycle_[cycle_pos_]];
   uint32_t flow = next_flow_;
   uint64_t time_ns = start_ns_ + offset_ns;
   patch(t, flow, sent_per_flow_[flow]++, time_ns);
   out = Frame{t.bytes.data(), uint32_t(t.bytes.size()), time_ns};
+  if (window_ && window_->contains(time_ns)) {
+    window_per_flow_[flow]++;
+    window_per_second_[window_->second_of(time_ns)]++;
+  }
 
   if (++cycle_pos_ == cycle_.size()) cycle_pos_ = 0;
   if (++next_flow_ == opts_.flows) next_flow_ = 0;

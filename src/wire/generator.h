@@ -6,10 +6,13 @@
 // at start_ns plus the cumulative spacing of the frames before it.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "wire/window.h"
 #include "wire/wire.h"
 
 namespace gnf::wire {
@@ -48,8 +51,25 @@ class Generator : public Source {
   SourceCounters counters() const override;
   std::string describe() const override;
 
+  // The options in force: IMIX expanded into `sizes`.
+  const GeneratorOptions& options() const { return opts_; }
+  // The schedule's mean rate over one size cycle, after clamping to the line rate.
+  double rate_pps() const;
+  double rate_gbps_l1() const;
+  bool clamped() const { return clamped_; }
+
   // Frames sent so far, indexed by flow id; what MeasureReport::loss() compares against.
   const std::vector<uint64_t>& sent_per_flow() const { return sent_per_flow_; }
+
+  // Also counts the frames whose scheduled send time falls inside `window`, per flow and per
+  // second of the window (both empty without a window). Call before start().
+  void set_window(const MeasuredWindow& window);
+  const std::vector<uint64_t>& sent_in_window_per_flow() const { return window_per_flow_; }
+  const std::vector<uint64_t>& sent_in_window_per_second() const { return window_per_second_; }
+
+  // True once the whole schedule (count or duration) has been sent. Any thread may ask: a sender
+  // that falls behind its schedule is still busy when its scheduled end has passed.
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
 
  private:
   // One prepared frame per distinct size. `sum` is the checksum of the constant part (IPv4
@@ -71,6 +91,7 @@ class Generator : public Source {
   // before it, cum_l1_bytes_ * ns_per_l1_byte_ (Gbit/s). Exactly one of the two is nonzero.
   double ns_per_frame_ = 0;
   double ns_per_l1_byte_ = 0;
+  double mean_l1_bytes_ = 0;  // over one size cycle
 
   std::vector<Template> templates_;
   std::vector<uint32_t> cycle_;  // template index per position of the size cycle
@@ -81,6 +102,10 @@ class Generator : public Source {
   uint64_t cum_l1_bytes_ = 0;
   SourceCounters counters_;
   std::vector<uint64_t> sent_per_flow_;
+  std::optional<MeasuredWindow> window_;
+  std::vector<uint64_t> window_per_flow_;
+  std::vector<uint64_t> window_per_second_;
+  std::atomic<bool> finished_{false};
 };
 
 }  // namespace gnf::wire

@@ -3,34 +3,35 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 namespace gnf::wire {
 
-namespace {
-
-constexpr unsigned kSubBucketBits = 10;                    // 1024 buckets per power of two
-constexpr uint64_t kExactLimit = 2ull << kSubBucketBits;  // 2048: one bucket per ns below
-
-}  // namespace
-
-// For ns >= 2048 with highest bit e: bucket (e - 10) * 1024 + (ns >> (e - 10)), where the shifted
-// value lies in [1024, 2048). That continues the exact buckets without a gap: 2048 -> 2048.
-size_t LatencyHistogram::bucket_of(uint64_t ns) {
-  if (ns < kExactLimit) return size_t(ns);
-  unsigned shift = unsigned(std::bit_width(ns)) - 1 - kSubBucketBits;
-  return (size_t(shift) << kSubBucketBits) + size_t(ns >> shift);
+LatencyHistogram::LatencyHistogram(unsigned sub_bucket_bits) : sub_bucket_bits_(sub_bucket_bits) {
+  if (sub_bucket_bits < 1 || sub_bucket_bits > 16) throw std::invalid_argument("LatencyHistogram: sub_bucket_bits must be 1..16");
 }
 
-uint64_t LatencyHistogram::bucket_low(size_t bucket) {
-  if (bucket < kExactLimit) return bucket;
-  unsigned shift = unsigned(bucket >> kSubBucketBits) - 1;
-  uint64_t sub = (bucket & ((1u << kSubBucketBits) - 1)) | (1u << kSubBucketBits);
+// With b = sub_bucket_bits, values below 2^(b+1) have a bucket each. For larger ns with highest
+// bit e: bucket (e - b) * 2^b + (ns >> (e - b)), where the shifted value lies in [2^b, 2^(b+1)).
+// That continues the exact buckets without a gap (b = 10: 2048 -> 2048).
+size_t LatencyHistogram::bucket_of(uint64_t ns) const {
+  const unsigned b = sub_bucket_bits_;
+  if (ns < (uint64_t(2) << b)) return size_t(ns);
+  unsigned shift = unsigned(std::bit_width(ns)) - 1 - b;
+  return (size_t(shift) << b) + size_t(ns >> shift);
+}
+
+uint64_t LatencyHistogram::bucket_low(size_t bucket) const {
+  const unsigned b = sub_bucket_bits_;
+  if (bucket < (size_t(2) << b)) return bucket;
+  unsigned shift = unsigned(bucket >> b) - 1;
+  uint64_t sub = (bucket & ((size_t(1) << b) - 1)) | (uint64_t(1) << b);
   return sub << shift;
 }
 
-uint64_t LatencyHistogram::bucket_high(size_t bucket) {
-  if (bucket < kExactLimit) return bucket;
-  unsigned shift = unsigned(bucket >> kSubBucketBits) - 1;
+uint64_t LatencyHistogram::bucket_high(size_t bucket) const {
+  if (bucket < (size_t(2) << sub_bucket_bits_)) return bucket;
+  unsigned shift = unsigned(bucket >> sub_bucket_bits_) - 1;
   return bucket_low(bucket) + ((uint64_t(1) << shift) - 1);
 }
 
@@ -48,6 +49,8 @@ void LatencyHistogram::record(uint64_t ns) {
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {
+  if (other.sub_bucket_bits_ != sub_bucket_bits_)
+    throw std::invalid_argument("LatencyHistogram::merge: the histograms have different precisions");
   if (other.count_ == 0) return;
   if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size());
   for (size_t b = 0; b < other.counts_.size(); ++b) counts_[b] += other.counts_[b];

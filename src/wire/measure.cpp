@@ -2,9 +2,19 @@
 
 #include <algorithm>
 
+#include "wire/frame_size.h"
 #include "wire/stamp.h"
 
 namespace gnf::wire {
+
+namespace {
+
+void add_elementwise(std::vector<uint64_t>& into, const std::vector<uint64_t>& from) {
+  if (into.size() < from.size()) into.resize(from.size());
+  for (size_t i = 0; i < from.size(); ++i) into[i] += from[i];
+}
+
+}  // namespace
 
 uint64_t MeasureReport::loss(const std::vector<uint64_t>& sent_per_flow) const {
   uint64_t lost = 0;
@@ -15,8 +25,33 @@ uint64_t MeasureReport::loss(const std::vector<uint64_t>& sent_per_flow) const {
   return lost;
 }
 
+void MeasureReport::merge(const MeasureReport& other) {
+  received += other.received;
+  received_bytes += other.received_bytes;
+  foreign += other.foreign;
+  duplicates += other.duplicates;
+  reordered += other.reordered;
+  reorder_extent_max = std::max(reorder_extent_max, other.reorder_extent_max);
+  reorder_extent_sum += other.reorder_extent_sum;
+  clock_skew += other.clock_skew;
+  add_elementwise(received_per_flow, other.received_per_flow);
+  add_elementwise(duplicates_per_flow, other.duplicates_per_flow);
+  add_elementwise(reordered_per_flow, other.reordered_per_flow);
+  latency.merge(other.latency);
+  if (per_second.size() < other.per_second.size()) per_second.resize(other.per_second.size());
+  for (size_t s = 0; s < other.per_second.size(); ++s) {
+    per_second[s].received += other.per_second[s].received;
+    per_second[s].latency.merge(other.per_second[s].latency);
+  }
+}
+
 MeasuringSink::MeasuringSink(Sink* inner, uint32_t duplicate_window)
     : inner_(inner), duplicate_window_(duplicate_window) {}
+
+void MeasuringSink::set_window(const MeasuredWindow& window) {
+  window_ = window;
+  per_second_.assign(window.seconds(), MeasureReport::Second{});
+}
 
 void MeasuringSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) {
   if (inner_) inner_->deliver(data, len, time_ns);
@@ -25,15 +60,32 @@ void MeasuringSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns)
     foreign_++;
     return;
   }
-  uint32_t flow = stamp->flow();
-  if (flow >= flows_.size()) flows_.resize(flow + 1);
-  if (!flows_[flow]) flows_[flow] = std::make_unique<ReorderTracker>(duplicate_window_);
-  if (flows_[flow]->arrive(stamp->seq()).order == ReorderTracker::Order::Duplicate) return;
+  uint32_t flow_id = stamp->flow();
+  if (flow_id >= flows_.size()) flows_.resize(flow_id + 1);
+  if (!flows_[flow_id]) flows_[flow_id] = std::make_unique<Flow>(duplicate_window_);
+  Flow& flow = *flows_[flow_id];
+  ReorderTracker::Verdict verdict = flow.order.arrive(stamp->seq());
+  if (window_ && !window_->contains(stamp->send_time_ns)) return;  // only the order history moved on
+  if (verdict.order == ReorderTracker::Order::Duplicate) {
+    flow.duplicates++;
+    return;
+  }
+  flow.received++;
+  received_bytes_ += l2_bytes(len);
+  if (verdict.order == ReorderTracker::Order::Reordered) {
+    flow.reordered++;
+    flow.extent_sum += verdict.extent;
+    flow.extent_max = std::max(flow.extent_max, verdict.extent);
+  }
+  MeasureReport::Second* second = window_ ? &per_second_[window_->second_of(stamp->send_time_ns)] : nullptr;
+  if (second) second->received++;
   if (time_ns < stamp->send_time_ns) {
     clock_skew_++;
     return;
   }
-  latency_.record(time_ns - stamp->send_time_ns);
+  uint64_t latency = time_ns - stamp->send_time_ns;
+  latency_.record(latency);
+  if (second) second->latency.record(latency);
 }
 
 void MeasuringSink::finish() {
@@ -44,21 +96,23 @@ MeasureReport MeasuringSink::report() const {
   MeasureReport r;
   r.foreign = foreign_;
   r.clock_skew = clock_skew_;
+  r.received_bytes = received_bytes_;
   r.latency = latency_;
+  r.per_second = per_second_;
   r.received_per_flow.assign(flows_.size(), 0);
   r.duplicates_per_flow.assign(flows_.size(), 0);
   r.reordered_per_flow.assign(flows_.size(), 0);
   for (size_t f = 0; f < flows_.size(); ++f) {
-    const ReorderTracker* t = flows_[f].get();
-    if (!t) continue;
-    r.received_per_flow[f] = t->arrivals();
-    r.duplicates_per_flow[f] = t->duplicates();
-    r.reordered_per_flow[f] = t->reordered();
-    r.received += t->arrivals();
-    r.duplicates += t->duplicates();
-    r.reordered += t->reordered();
-    r.reorder_extent_max = std::max(r.reorder_extent_max, t->extent_max());
-    r.reorder_extent_sum += t->extent_sum();
+    const Flow* flow = flows_[f].get();
+    if (!flow) continue;
+    r.received_per_flow[f] = flow->received;
+    r.duplicates_per_flow[f] = flow->duplicates;
+    r.reordered_per_flow[f] = flow->reordered;
+    r.received += flow->received;
+    r.duplicates += flow->duplicates;
+    r.reordered += flow->reordered;
+    r.reorder_extent_max = std::max(r.reorder_extent_max, flow->extent_max);
+    r.reorder_extent_sum += flow->extent_sum;
   }
   return r;
 }

@@ -3,16 +3,23 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "wire/latency_histogram.h"
 #include "wire/reorder_tracker.h"
+#include "wire/window.h"
 #include "wire/wire.h"
 
 namespace gnf::wire {
 
+// Per-second latency histograms are coarser (1.6 %) than the whole window's, so that a long trial
+// costs about 10 KiB per second rather than 120 KiB.
+inline constexpr unsigned kPerSecondLatencyBits = 6;
+
 struct MeasureReport {
   uint64_t received = 0;    // stamped frames, first copies only
+  uint64_t received_bytes = 0;  // their layer-2 bytes (with FCS)
   uint64_t foreign = 0;     // frames without a stamp
   uint64_t duplicates = 0;  // further copies of a stamped frame
   uint64_t reordered = 0;   // RFC 4737 reordered frames
@@ -26,9 +33,18 @@ struct MeasureReport {
   // Last bit delivered minus scheduled first bit sent, for first copies.
   LatencyHistogram latency;
 
+  // With a measured window only: by send second of the window (index 0 is its first second).
+  struct Second {
+    uint64_t received = 0;
+    LatencyHistogram latency{kPerSecondLatencyBits};
+  };
+  std::vector<Second> per_second;
+
   // Frames sent but never received, summed over flows; a flow that received more than was sent
   // (someone else's traffic) counts 0, not less.
   uint64_t loss(const std::vector<uint64_t>& sent_per_flow) const;
+  // Adds another sink's report (e.g. every port of a run), flow by flow and second by second.
+  void merge(const MeasureReport& other);
 };
 
 class MeasuringSink : public Sink {
@@ -38,20 +54,36 @@ class MeasuringSink : public Sink {
   // ReorderTracker. Not thread-safe: read report() from the delivering thread or after finish().
   explicit MeasuringSink(Sink* inner = nullptr, uint32_t duplicate_window = 1u << 16);
 
+  // From now on the report covers only frames sent inside `window` (received, duplicates,
+  // reordering, latency) and adds a per-second series. Frames sent outside it still go through
+  // their flow's order tracking, so a window frame overtaken by a warm-up frame is still found
+  // reordered. Call before the first deliver().
+  void set_window(const MeasuredWindow& window);
+
   void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override;
   void finish() override;
 
   MeasureReport report() const;
 
  private:
+  struct Flow {
+    explicit Flow(uint32_t duplicate_window) : order(duplicate_window) {}
+    ReorderTracker order;  // every stamped frame of the flow, in or out of the window
+    // Frames in the window (all frames without one).
+    uint64_t received = 0, duplicates = 0, reordered = 0, extent_max = 0, extent_sum = 0;
+  };
+
   Sink* inner_;
   uint32_t duplicate_window_;
   // Made on a flow's first frame: a stray stamp with a high flow id costs a pointer per flow
   // below it, not a tracker.
-  std::vector<std::unique_ptr<ReorderTracker>> flows_;
+  std::vector<std::unique_ptr<Flow>> flows_;
+  std::optional<MeasuredWindow> window_;
   uint64_t foreign_ = 0;
   uint64_t clock_skew_ = 0;
+  uint64_t received_bytes_ = 0;
   LatencyHistogram latency_;
+  std::vector<MeasureReport::Second> per_second_;  // window_->seconds() entries
 };
 
 }  // namespace gnf::wire

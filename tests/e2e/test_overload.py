@@ -45,10 +45,10 @@ def run(gnf, tmp_path, drop_en, queues):
 def test_without_drop_en_loss_appears_as_rx_missed(gnf, tmp_path):
     summary = run(gnf, tmp_path, drop_en=False, queues=1)
     drops, lost = summary["ports"][0]["drops"], summary["generated"]["lost"]
-    # Without DROP_EN a ring out of descriptors stalls the port: its buffer fills and overflows.
+    # Without DROP_EN a ring out of descriptors stalls the port instead of dropping: whatever is
+    # lost overflowed the buffer.
     assert nonzero(drops).keys() <= {"rx_missed"}, drops
     assert lost == drops["rx_missed"], (lost, drops)
-    assert summary["ports"][0]["rx_no_desc_stalls"] > 0 or lost == 0
     # 148.8 Mpps against a 64 KiB buffer overflows unless the whole emulation keeps up, which no
     # 2-core machine does (it lost 4..15 % in every run while this test was written).
     assert lost > 0, "no loss at 148.8 Mpps offered: this machine kept up, the test proves nothing here"

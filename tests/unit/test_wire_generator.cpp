@@ -153,6 +153,24 @@ TEST(Generator, RateAboveLineRateIsClampedToIt) {
   EXPECT_NE(fast.describe().find("clamped"), std::string::npos);
 }
 
+TEST(Generator, ReportsItsRateInFramesAndLayerOneBits) {
+  // 64 B and 1518 B alternate: 84 and 1538 B on the line, 811 B on average.
+  Generator by_bits({.sizes = {64, 1518}, .rate_gbps_l1 = 8.11, .line_gbps = 10});
+  EXPECT_DOUBLE_EQ(by_bits.rate_gbps_l1(), 8.11);
+  EXPECT_NEAR(by_bits.rate_pps(), 1.25e6, 1e-3);
+  Generator by_frames({.sizes = {64, 1518}, .rate_pps = 1e6, .line_gbps = 10});
+  EXPECT_DOUBLE_EQ(by_frames.rate_pps(), 1e6);
+  EXPECT_NEAR(by_frames.rate_gbps_l1(), 6.488, 1e-9);
+  EXPECT_FALSE(by_frames.clamped());
+  Generator line({.line_gbps = 100});  // no rate: 64 B at line rate, 148.8 Mpps
+  EXPECT_DOUBLE_EQ(line.rate_gbps_l1(), 100);
+  EXPECT_NEAR(line.rate_pps(), 100e9 / (84 * 8), 1e-3);
+  Generator over({.rate_pps = 2e7, .line_gbps = 10});  // above 14.88 Mpps: clamped
+  EXPECT_TRUE(over.clamped());
+  EXPECT_DOUBLE_EQ(over.rate_gbps_l1(), 10);
+  EXPECT_EQ(Generator({.imix = true}).options().sizes.size(), 12u);  // IMIX expanded
+}
+
 TEST(Generator, ImixSendsSmallMediumLargeAt7To4To1) {
   for (int v : {4, 6}) {
     Generator g({.ip_version = v, .imix = true});

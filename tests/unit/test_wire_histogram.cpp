@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "wire/latency_histogram.h"
@@ -106,6 +107,42 @@ TEST(LatencyHistogram, BucketsListNonzeroBucketsByLowestValue) {
   using B = std::vector<std::pair<uint64_t, uint64_t>>;
   // Above 2048 buckets are 2 ns wide up to 4096, then 4 ns wide up to 8192.
   EXPECT_EQ(h.buckets(), (B{{5, 2}, {2047, 1}, {2048, 2}, {3000, 2}, {4096, 2}, {4100, 1}}));
+}
+
+TEST(LatencyHistogram, FewerSubBucketBitsKeepPercentilesWithinTheirCoarserBound) {
+  // 6 bits: exact below 128 ns, then 64 buckets per power of two (at most 1/64 high).
+  std::mt19937_64 rng(5);
+  std::lognormal_distribution<double> dist(std::log(20'000.0), 1.5);
+  LatencyHistogram coarse(6), fine;
+  std::vector<uint64_t> v;
+  for (int i = 0; i < 50'000; ++i) v.push_back(uint64_t(dist(rng)));
+  for (uint64_t x : v) {
+    coarse.record(x);
+    fine.record(x);
+  }
+  std::sort(v.begin(), v.end());
+  for (int t : kTenths) {
+    uint64_t want = sorted_percentile(v, t), got = coarse.percentile(t / 10.0);
+    EXPECT_GE(got, want) << "q " << t / 10.0;
+    EXPECT_LE(double(got - want), double(want) / 64) << "q " << t / 10.0;
+  }
+  EXPECT_LT(coarse.buckets().size(), fine.buckets().size());
+  EXPECT_EQ(coarse.count(), fine.count());
+  EXPECT_EQ(coarse.min(), fine.min());
+  EXPECT_EQ(coarse.max(), fine.max());
+  EXPECT_DOUBLE_EQ(coarse.mean(), fine.mean());
+  // Buckets: one per ns below 128, then 2 ns wide up to 256.
+  LatencyHistogram h(6);
+  for (uint64_t x : {127u, 128u, 129u, 130u, 256u, 259u}) h.record(x);
+  using B = std::vector<std::pair<uint64_t, uint64_t>>;
+  EXPECT_EQ(h.buckets(), (B{{127, 1}, {128, 2}, {130, 1}, {256, 2}}));
+}
+
+TEST(LatencyHistogram, MergingDifferentPrecisionsIsRefused) {
+  LatencyHistogram coarse(6), fine;
+  fine.record(5);
+  EXPECT_THROW(coarse.merge(fine), std::invalid_argument);
+  EXPECT_THROW(LatencyHistogram(0), std::invalid_argument);
 }
 
 TEST(LatencyHistogram, EmptyHistogramReportsZeros) {

@@ -74,7 +74,8 @@ class Context:
             def measure(rate, duration_s=None, verification=False):
                 t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
                                 rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
-                return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t)
+                return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t,
+                                      offered=t.on_schedule)
             return measure
 
         def run_all():
@@ -87,7 +88,8 @@ class Context:
 # Knobs that configure the driver or the NF: a calibration trial has neither, so they are left out
 # of it. The config file stays: its ports (buffers, speed) shape the floor too.
 DRIVER_KNOBS = ("burst", "rx_ring", "tx_ring", "rx_tail_batch", "tx_tail_batch", "tail_timeout_ns", "tx_completion",
-                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "one_way", "tx_writeback_fc")
+                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "staged_depth", "nic_dma", "one_way",
+                "tx_writeback_fc")
 
 
 def size_knobs(size):

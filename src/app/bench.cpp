@@ -1,0 +1,172 @@
+#include "app/bench.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "app/bench_json.h"
+#include "app/environment.h"
+#include "app/interrupts.h"
+#include "util/nvml.h"
+#include "app/report.h"
+#include "mem/cuda_alloc.h"
+#include "path/pipeline.h"
+#include "util/clock.h"
+
+namespace gnf::app {
+
+namespace {
+
+constexpr uint64_t kNsPerS = 1'000'000'000;
+// The counters' window snapshot is taken this long before the window opens: a frame sent inside
+// the window reaches the NIC one wire time after its send time at the earliest, so no drop of a
+// window frame can precede the snapshot (its deltas then count every one, plus a few of the
+// warm-up's last frames).
+constexpr uint64_t kWindowSnapshotLeadNs = 2'000'000;
+// A generator still sending this long after its schedule ended could not offer the load in real
+// time (the NIC model's rx side paces it, and could not keep up).
+constexpr uint64_t kScheduleGraceNs = 100'000'000;
+constexpr uint64_t kDrainLimitNs = kNsPerS;
+constexpr uint64_t kProgressIntervalNs = 200'000'000;
+
+uint64_t forwarded_frames(const path::Snapshot& s) {
+  uint64_t n = 0;
+  for (const path::PortStats& p : s.ports) n += p.tx_packets;
+  return n;
+}
+
+// One stderr line rewritten in place: elapsed / expected time, phase, forwarded Mpps.
+class ProgressBar {
+ public:
+  ProgressBar(bool enabled, double total_s) : enabled_(enabled), total_s_(total_s) {}
+
+  void update(const path::Pipeline& pipeline, uint64_t now, uint64_t start_ns, const char* phase) {
+    if (!enabled_ || now < next_ns_) return;
+    path::Snapshot s = pipeline.snapshot();
+    uint64_t frames = forwarded_frames(s);
+    double mpps = last_ns_ && s.time_ns > last_ns_ ? double(frames - last_frames_) / double(s.time_ns - last_ns_) * 1e3 : 0;
+    std::fprintf(stderr, "\rgnf bench: [%6.1f s / %.1f s] %-8s %9.3f Mpps forwarded ", double(now - start_ns) / 1e9,
+                 total_s_, phase, mpps);
+    std::fflush(stderr);
+    last_ns_ = s.time_ns;
+    last_frames_ = frames;
+    next_ns_ = now + kProgressIntervalNs;
+    shown_ = true;
+  }
+  void finish() {
+    if (shown_) std::fputc('\n', stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  double total_s_;
+  uint64_t next_ns_ = 0, last_ns_ = 0, last_frames_ = 0;
+  bool shown_ = false;
+};
+
+// Runs the trial: starts the pipeline with its measured window, snapshots the counters as the
+// window opens, samples the GPU while it lasts, stops the sources (or sees them finish) and
+// drains.
+TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvml, bool quiet) {
+  const uint64_t warmup_ns = uint64_t(trial.warmup_s * 1e9), window_ns = uint64_t(trial.duration_s * 1e9);
+  TrialRun run;
+  run.first = pipeline.snapshot();
+  catch_interrupts();
+  pipeline.start(warmup_ns, window_ns);
+  run.start_ns = run.first.time_ns = pipeline.start_ns();
+  const uint64_t window_start = run.start_ns + warmup_ns, window_end = window_start + window_ns;
+
+  std::optional<path::Snapshot> at_window;
+  if (warmup_ns <= kWindowSnapshotLeadNs) at_window = run.first;  // nothing was sent before it
+  std::unique_ptr<GpuSampler> sampler = nvml ? std::make_unique<GpuSampler>(*nvml) : nullptr;
+  bool sampled = false;
+  ProgressBar progress(!quiet, trial.warmup_s + trial.duration_s);
+  bool sources_stopped = false;
+  uint64_t drain_deadline = 0;
+  int drained_checks = 0;
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    uint64_t now = now_ns();
+    if (interrupts() >= 2) break;  // a second Ctrl-C: stop at once
+    if (!at_window && now + kWindowSnapshotLeadNs >= window_start) at_window = pipeline.snapshot();
+    if (sampler && !sampled && now >= window_start) {
+      sampler->start();
+      sampled = true;
+    }
+    if (sampler && sampler->running() && now >= window_end) sampler->stop();
+    if (!sources_stopped) {
+      if (pipeline.generators_finished()) {
+        sources_stopped = true;
+      } else if (interrupts() || now >= window_end + kScheduleGraceNs) {
+        pipeline.stop_sources();
+        sources_stopped = true;
+        run.on_schedule = false;
+        run.interrupted = interrupts() > 0;
+      }
+      if (sources_stopped) drain_deadline = now + kDrainLimitNs;
+    }
+    if (sources_stopped) {
+      // Two consecutive drained readings: one could fall between a packet's two counter updates.
+      drained_checks = pipeline.drained() ? drained_checks + 1 : 0;
+      if (drained_checks >= 2) {
+        run.drained = true;
+        break;
+      }
+      if (now >= drain_deadline) break;
+    }
+    progress.update(pipeline, now, run.start_ns,
+                    now < window_start ? "warm-up" : now < window_end ? "measure" : "drain");
+  }
+  progress.finish();
+  if (sampler) {
+    sampler->stop();
+    run.gpu = sampler->summary();
+  }
+  run.at_window = at_window ? *at_window : pipeline.snapshot();  // stopped during the warm-up
+  pipeline.stop();
+  run.stop_ns = now_ns();
+  run.end = pipeline.snapshot();
+  return run;
+}
+
+void print_outcome(const nlohmann::json& result, const TrialRun& run, bool quiet) {
+  if (run.interrupted) {
+    std::fprintf(stderr, "gnf bench: interrupted: the measured window is incomplete\n");
+  } else if (!run.on_schedule) {
+    std::fprintf(stderr,
+                 "gnf bench: warning: the generator could not send its schedule in real time (the NIC model did not "
+                 "keep up): the load was not offered, and the results describe the NIC model's rate\n");
+  }
+  if (quiet) return;
+  const auto& latency = result["latency"];
+  std::fprintf(stderr, "gnf bench: sent %llu, received %llu, lost %llu (%.3g %%), latency p50 %llu ns, p99 %llu ns\n",
+               (unsigned long long)result["sent"].get<uint64_t>(), (unsigned long long)result["received"].get<uint64_t>(),
+               (unsigned long long)result["loss"]["count"].get<uint64_t>(), result["loss"]["ratio"].get<double>() * 100,
+               (unsigned long long)latency["p50"].get<uint64_t>(), (unsigned long long)latency["p99"].get<uint64_t>());
+}
+
+// The GPU gnf uses: CUDA's device 0, found in NVML by its PCI bus id (NVML's device 0 when this
+// build has no CUDA).
+std::unique_ptr<Nvml> open_nvml() {
+  std::optional<mem::CudaInfo> cuda = mem::cuda_info();
+  return Nvml::open(cuda ? cuda->device_pci_bus_id : std::string());
+}
+
+}  // namespace
+
+int run_bench(const BenchFlags& flags) {
+  Trial trial = trial_from_flags(flags);
+  path::Pipeline pipeline(trial.config);
+  std::unique_ptr<Nvml> nvml = open_nvml();
+  nlohmann::json environment = environment_json(nvml.get());
+  TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.quiet);
+  nlohmann::json j = bench_json(trial, pipeline, run, environment);
+  write_json(j, flags.json_file);
+  print_outcome(j["result"], run, flags.quiet);
+  return consistency_exit_code(j["summary"]);
+}
+
+}  // namespace gnf::app

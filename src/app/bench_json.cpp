@@ -1,0 +1,236 @@
+#include "app/bench_json.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/report.h"
+#include "wire/frame_size.h"
+#include "wire/generator.h"
+#include "wire/measure.h"
+
+namespace gnf::app {
+
+namespace {
+
+constexpr double kBytesPerMib = 1024.0 * 1024.0;
+
+double ratio(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+
+uint64_t sum(const std::vector<uint64_t>& v) {
+  uint64_t n = 0;
+  for (uint64_t x : v) n += x;
+  return n;
+}
+
+// Frames and their layer-2 bytes (with FCS) over `seconds`, as pps and Gbit/s at layers 1 and 2.
+nlohmann::json rates_json(double frames, double l2_bytes, double seconds) {
+  return {{"pps", ratio(frames, seconds)},
+          {"gbps_l1", ratio((l2_bytes + frames * wire::kPreambleIfgBytes) * 8, seconds) / 1e9},
+          {"gbps_l2", ratio(l2_bytes * 8, seconds) / 1e9}};
+}
+
+nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
+  const ctl::Config& c = trial.config;
+  const nic::PortOptions& port0 = c.ports.front().nic;
+  // The generator the pipeline runs, built again for its rate and its (IMIX-expanded) sizes.
+  const wire::Generator generator(c.ports.front().source.generator);
+  const std::vector<uint32_t>& cycle = generator.options().sizes;
+  std::vector<uint32_t> sizes;
+  for (uint32_t s : cycle)
+    if (std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+  double mean_size = 0;
+  for (uint32_t s : cycle) mean_size += s;
+  mean_size /= double(cycle.size());
+  double pps = generator.rate_pps();
+
+  nlohmann::json nfs = nlohmann::json::array();
+  if (c.path != ctl::PathKind::Calibrate)
+    for (const nf::NfSpec& nf : c.nfs) nfs.push_back(nf.type);
+  // As the path runs them: "auto" resolved (bypass: head write-back; cpu and staged: DD write-back).
+  const driver::DriverOptions d = c.driver.resolved(c.path == ctl::PathKind::Bypass);
+  nlohmann::json staged_mode = nullptr;
+  if (c.path == ctl::PathKind::Staged) staged_mode = driver::staged_mode_name(d.staged_mode);
+  return {{"path", std::string(ctl::path_name(c.path))},
+          {"staged_mode", staged_mode},
+          {"nf", nfs},
+          {"ports", c.ports.size()},
+          {"queues", port0.rx_queues},
+          {"speed_gbps", port0.speed_gbps},
+          {"sizes", sizes},
+          {"imix", generator.options().imix},
+          {"flows", generator.options().flows},
+          {"ip", generator.options().ip_version},
+          {"offered",
+           {{"pps", pps},
+            {"gbps_l1", generator.rate_gbps_l1()},
+            {"gbps_l2", pps * mean_size * 8 / 1e9},
+            {"load_pct", generator.rate_gbps_l1() / port0.speed_gbps * 100}}},
+          {"warmup_s", trial.warmup_s},
+          {"duration_s", trial.duration_s},
+          {"driver",
+           {{"burst", d.burst},
+            {"rx_ring", d.rx_ring_size},
+            {"tx_ring", d.tx_ring_size},
+            {"rx_tail_batch", d.rx_tail_batch},
+            {"tx_tail_batch", d.tx_tail_batch},
+            {"tail_timeout_ns", d.tail_timeout_ns},
+            {"tx_completion", driver::tx_completion_name(d.tx_completion)},
+            {"tx_full", d.tx_full_wait ? "wait" : "drop"},
+            {"drop_en", d.drop_en},
+            {"threads", pipeline.driver_thread_count()}}},
+          {"nic_threads", pipeline.nic_thread_count()},
+          {"nic_dma", c.path == ctl::PathKind::Bypass
+                          ? nlohmann::json(c.gpu_dma == ctl::Config::GpuDma::Sm ? "sm" : "copy-engine")
+                          : nlohmann::json("host")}};
+}
+
+// Counter deltas between the window snapshot and the end, by where a frame died. The window's
+// edges are approximate here: the deltas also hold drops of warm-up frames still in flight as
+// the window opened, so they cover at least every drop of a window frame (bench.cpp says why).
+nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b) {
+  uint64_t rx_buffer = 0, rx_ring = 0, tx_overrun = 0, other = 0;
+  for (size_t i = 0; i < b.ports.size(); ++i) {
+    const path::PortStats &p = b.ports[i], &q = a.ports[i];
+    rx_buffer += p.rx_missed - q.rx_missed;
+    tx_overrun += p.tx_overrun - q.tx_overrun;
+    rx_ring += p.rx_no_desc_drop - q.rx_no_desc_drop;
+    other += (p.rx_runt - q.rx_runt) + (p.rx_oversize - q.rx_oversize) +
+             (p.rx_buffer_too_small - q.rx_buffer_too_small) + (p.rx_queue_disabled - q.rx_queue_disabled) +
+             (p.tx_bad_desc - q.tx_bad_desc);
+  }
+  const path::DriverStats &d = b.driver, &e = a.driver;
+  other += d.bad_out_port - e.bad_out_port;
+  return {{"nic_rx_buffer", rx_buffer},
+          {"rx_ring", rx_ring},
+          {"tx_ring", (d.tx_ring_full - e.tx_ring_full) + tx_overrun},
+          {"nf_drop", d.nf_drops - e.nf_drops},
+          {"to_host", (d.to_host - e.to_host) + (d.to_host_overflow - e.to_host_overflow)},
+          {"other", other}};
+}
+
+// latency_json with every key of the schema even when nothing was measured (all 0 then, as
+// LatencyHistogram answers).
+nlohmann::json latency_with_every_key(const wire::LatencyHistogram& h) {
+  nlohmann::json j = latency_json(h);
+  for (const char* key : {"min", "p50", "p90", "p99", "p99_9", "max"})
+    if (!j.contains(key)) j[key] = 0;
+  for (const char* key : {"mean", "stddev"})
+    if (!j.contains(key)) j[key] = 0.0;
+  if (!j.contains("histogram")) j["histogram"] = nlohmann::json::array();
+  return j;
+}
+
+nlohmann::json per_second_json(const std::vector<uint64_t>& sent, const std::vector<wire::MeasureReport::Second>& got) {
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t t = 0; t < std::max(sent.size(), got.size()); ++t) {
+    uint64_t s = t < sent.size() ? sent[t] : 0;
+    const wire::MeasureReport::Second second = t < got.size() ? got[t] : wire::MeasureReport::Second{};
+    out.push_back({{"t", t},
+                   {"sent", s},
+                   {"received", second.received},
+                   {"lost", s > second.received ? s - second.received : 0},
+                   {"latency_p50", second.latency.percentile(50)},
+                   {"latency_p99", second.latency.percentile(99)},
+                   {"latency_max", second.latency.max()}});
+  }
+  return out;
+}
+
+// CPU time per thread role, over the whole trial. On the cpu path the NF chain runs inside the
+// driver threads; the wire (generator, sinks) runs inside the NIC-model threads.
+nlohmann::json cpu_json(const std::vector<path::Pipeline::ThreadCpu>& threads, double wall_s) {
+  nlohmann::json j = {{"wall_s", wall_s}};
+  for (const char* role : {"driver", "nic"}) {
+    uint32_t count = 0;
+    double cpu_s = 0, busy_s = 0;
+    for (const auto& t : threads)
+      if (t.role == role) {
+        ++count;
+        cpu_s += t.cpu_s;
+        busy_s += t.busy_s;
+      }
+    j[role] = {{"threads", count}, {"cpu_s", cpu_s}, {"busy_s", busy_s}, {"cores", ratio(cpu_s, wall_s)}};
+  }
+  return j;
+}
+
+nlohmann::json gpu_json(const std::optional<GpuSampler::Summary>& gpu) {
+  if (!gpu) return nullptr;
+  return {{"utilization_pct", gpu->utilization_pct_mean},
+          {"memory_used_mib", uint64_t(double(gpu->memory_used_bytes_max) / kBytesPerMib)},
+          {"samples", gpu->samples}};
+}
+
+// DMA engine bytes between the window snapshot and the end, per received frame.
+nlohmann::json pcie_json(const path::Snapshot& a, const path::Snapshot& b, uint64_t received) {
+  uint64_t packet_to = 0, packet_from = 0, desc_to = 0, desc_from = 0;
+  for (size_t i = 0; i < b.ports.size(); ++i) {
+    packet_to += b.ports[i].dma_packet_bytes_to_memory - a.ports[i].dma_packet_bytes_to_memory;
+    packet_from += b.ports[i].dma_packet_bytes_from_memory - a.ports[i].dma_packet_bytes_from_memory;
+    desc_to += b.ports[i].dma_desc_bytes_to_memory - a.ports[i].dma_desc_bytes_to_memory;
+    desc_from += b.ports[i].dma_desc_bytes_from_memory - a.ports[i].dma_desc_bytes_from_memory;
+  }
+  double n = double(received);
+  return {{"bytes_per_packet",
+           {{"to_memory", ratio(double(packet_to + desc_to), n)},
+            {"from_memory", ratio(double(packet_from + desc_from), n)},
+            {"total", ratio(double(packet_to + desc_to + packet_from + desc_from), n)}}},
+          {"packet_bytes", {{"to_memory", packet_to}, {"from_memory", packet_from}}},
+          {"descriptor_bytes", {{"to_memory", desc_to}, {"from_memory", desc_from}}}};
+}
+
+// Whether the NIC model kept up with the wire in the window: frames it took off the wire more
+// than nic::kLateFrameNs after they arrived. Latency and rate then describe the model, not the path.
+nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapshot& b) {
+  uint64_t late = 0, max_lag = 0;
+  for (size_t i = 0; i < b.ports.size(); ++i) {
+    late += b.ports[i].wire_late_frames - a.ports[i].wire_late_frames;
+    max_lag = std::max(max_lag, b.ports[i].wire_lag_max_ns);
+  }
+  return {{"late_frames", late}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
+}
+
+nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run) {
+  wire::MeasureReport m;
+  for (const wire::MeasureReport& sink : pipeline.measurements()) m.merge(sink);
+  std::vector<uint64_t> sent_per_flow = pipeline.generated_in_window_per_flow();
+  uint64_t sent = sum(sent_per_flow);
+  uint64_t lost = m.loss(sent_per_flow);
+  nlohmann::json loss = {{"count", lost}, {"ratio", ratio(double(lost), double(sent))}};
+  loss["where"] = loss_where_json(run.at_window, run.end);
+  uint64_t tail_writes = run.end.driver.tail_writes - run.at_window.driver.tail_writes;
+  return {{"sent", sent},
+          {"on_schedule", run.on_schedule},
+          {"received", m.received},
+          {"forwarded", rates_json(double(m.received), double(m.received_bytes), trial.duration_s)},
+          {"loss", loss},
+          {"reordering",
+           {{"reordered", m.reordered},
+            {"ratio", ratio(double(m.reordered), double(m.received))},
+            {"extent_max", m.reorder_extent_max},
+            {"extent_mean", ratio(double(m.reorder_extent_sum), double(m.reordered))},
+            {"duplicates", m.duplicates}}},
+          {"latency", latency_with_every_key(m.latency)},
+          {"per_second", per_second_json(pipeline.generated_in_window_per_second(), m.per_second)},
+          {"cpu", cpu_json(pipeline.thread_cpu(), double(run.stop_ns - run.start_ns) / 1e9)},
+          {"gpu", gpu_json(run.gpu)},
+          {"pcie", pcie_json(run.at_window, run.end, m.received)},
+          {"tail_writes_per_packet", ratio(double(tail_writes), double(m.received))},
+          {"nic_model", nic_model_health_json(run.at_window, run.end)}};
+}
+
+}  // namespace
+
+nlohmann::json bench_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run,
+                          const nlohmann::json& environment) {
+  return {{"kind", "gnf-bench"},
+          {"schema", 1},
+          {"gnf_version", GNF_VERSION},
+          {"environment", environment},
+          {"trial", trial_json(trial, pipeline)},
+          {"result", result_json(trial, pipeline, run)},
+          {"summary", summary_json(pipeline, run.first, run.end, run.drained)}};
+}
+
+}  // namespace gnf::app

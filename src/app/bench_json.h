@@ -1,0 +1,30 @@
+// The JSON of one `gnf bench` trial (bench/SCHEMA.md, "The JSON").
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "app/bench_flags.h"
+#include "util/nvml.h"
+#include "path/pipeline.h"
+
+namespace gnf::app {
+
+// What running a trial left for its report.
+struct TrialRun {
+  path::Snapshot first;      // before start (time: the start)
+  path::Snapshot at_window;  // just before the measured window opened
+  path::Snapshot end;        // after the pipeline stopped
+  uint64_t start_ns = 0, stop_ns = 0;
+  bool drained = false;
+  bool on_schedule = true;   // the generator sent its whole schedule in real time
+  bool interrupted = false;  // Ctrl-C
+  std::optional<GpuSampler::Summary> gpu;  // with NVML only
+};
+
+// Only after the pipeline stopped.
+nlohmann::json bench_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run,
+                          const nlohmann::json& environment);
+
+}  // namespace gnf::app
