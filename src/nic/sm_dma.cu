@@ -103,12 +103,14 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
     }
     __syncthreads();
     if (stop) return;
+    // Private copies: thread 0 rewrites the shared ones for the next job.
+    const Control::Counts my = counts;
     const Op* job_ops = ops + size_t(job) * kOpsPerJob;
     uint8_t* job_data = data + size_t(job) * kDataPerJob;
-    if (counts.writes) {
+    if (my.writes) {
       // Packets first: a warp per Write. Then every thread's bytes are in GPU memory (device
       // scope: the drivers that read them run on this GPU) before any descriptor is written.
-      for (uint32_t i = warp; i < counts.ops; i += warps) {
+      for (uint32_t i = warp; i < my.ops; i += warps) {
         const Op op = job_ops[i];
         if (op.kind == uint16_t(OpKind::Write))
           copy_bytes(reinterpret_cast<uint8_t*>(op.gpu_addr), job_data + op.data_offset, op.len, lane, 32);
@@ -116,8 +118,8 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
       __threadfence();
       __syncthreads();
     }
-    if (counts.ordered) {
-      for (uint32_t i = threadIdx.x; i < counts.ops; i += blockDim.x) {
+    if (my.ordered) {
+      for (uint32_t i = threadIdx.x; i < my.ops; i += blockDim.x) {
         const Op op = job_ops[i];
         if (op.kind == uint16_t(OpKind::Desc)) {
           auto* desc = reinterpret_cast<uint32_t*>(op.gpu_addr);
@@ -134,10 +136,10 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
       }
       __syncthreads();
     }
-    if (counts.reads) {
+    if (my.reads) {
       // Reads last, into the job's data in pinned memory (a warp per Read), out to the host
       // (system scope) before the job is reported done.
-      for (uint32_t i = warp; i < counts.ops; i += warps) {
+      for (uint32_t i = warp; i < my.ops; i += warps) {
         const Op op = job_ops[i];
         if (op.kind == uint16_t(OpKind::Read))
           copy_bytes(job_data + op.data_offset, reinterpret_cast<const uint8_t*>(op.gpu_addr), op.len, lane, 32);
@@ -146,6 +148,7 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
       __syncthreads();
     }
     if (threadIdx.x == 0) store_release_sys(&control->done, k + 1);
+    __syncthreads();  // nobody still reads this job's shared values when thread 0 takes the next
   }
 }
 
