@@ -133,8 +133,13 @@ wire::GeneratorOptions generator_from_flags(const BenchFlags& f, uint32_t line_g
     if (wire::Generator(g).clamped()) {
       wire::GeneratorOptions at_line_rate = g;
       at_line_rate.rate_pps = 0;
-      throw UserError(fmt::format("--rate-pps: {} frames/s is above the line rate of port 0 for this size mix ({:.0f} frames/s)",
-                                  f.rate_pps, wire::Generator(at_line_rate).rate_pps()));
+      double line_pps = wire::Generator(at_line_rate).rate_pps();
+      // The line rate rounded to a whole frame per second (as a harness writes it) is the line rate.
+      if (f.rate_pps > line_pps + 1)
+        throw UserError(fmt::format("--rate-pps: {} frames/s is above the line rate of port 0 for this size mix ({:.0f} frames/s)",
+                                    f.rate_pps, line_pps));
+      g.rate_pps = 0;
+      g.rate_gbps_l1 = line_gbps;
     }
   } else {
     // --load, or line rate: the layer-1 rate is that share of the line whatever the sizes.
