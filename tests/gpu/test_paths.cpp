@@ -100,4 +100,10 @@ TEST_P(StagedModes, EightRingsKeepEveryFlowInOrderWithBurstsInFlight) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, StagedModes,
                          ::testing::Values(driver::StagedMode::ZeroCopy, driver::StagedMode::Copy,
-                                           driver::StagedMode::Persistent));
+                                           driver::StagedMode::Persistent),
+                         [](const ::testing::TestParamInfo<driver::StagedMode>& info) {
+                           std::string name = driver::staged_mode_name(info.param);
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
