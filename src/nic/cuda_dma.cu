@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mem/cuda_alloc.h"
+#include "nic/batched_read_dma.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
 
@@ -107,7 +108,7 @@ struct Batch {
   }
 };
 
-class CudaDma final : public DmaEngine {
+class CudaDma final : public BatchedReadDma {
  public:
   CudaDma() : packet_staging_(kPacketChunkBytes, kChunks), desc_staging_(kDescChunkBytes, kChunks) {
     GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -156,29 +157,6 @@ class CudaDma final : public DmaEngine {
     desc_staging_.close(stream_, counters_.write_wait_ns);
   }
 
-  // Reads go on the same stream as the writes, so they see every flushed write. They land in
-  // pinned memory (the copy engine reaches pageable memory only through a driver bounce buffer,
-  // copy by copy) and are copied out once the stream has caught up.
-  void read_descs(const DescRead* reads, uint32_t count) override {
-    uint64_t bytes = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      size_t len = size_t(reads[i].count) * 16;
-      read(static_cast<uint8_t*>(reads[i].dst), reads[i].first_desc_addr, len);
-      bytes += len;
-    }
-    complete_reads();
-    counters_.desc_bytes_from_memory.add(bytes);
-  }
-
-  void read_packets(const PacketRead* reads, uint32_t count) override {
-    uint64_t bytes = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      read(reads[i].dst, reads[i].src, reads[i].len);
-      bytes += reads[i].len;
-    }
-    complete_reads();
-    counters_.packet_bytes_from_memory.add(bytes);
-  }
 
  private:
   static constexpr uint32_t kChunks = 32;
@@ -198,16 +176,18 @@ class CudaDma final : public DmaEngine {
     return at;
   }
 
-  // Queues a read into pinned staging; all queued reads are issued together (one batch, one wait)
-  // unless staging runs out first.
-  void read(uint8_t* dst, uint64_t src, size_t len) {
+  // Reads go on the same stream as the writes, so they see every flushed write. They land in
+  // pinned memory (the copy engine reaches pageable memory only through a driver bounce buffer,
+  // copy by copy) and are copied out once the stream has caught up; all queued reads are issued
+  // together (one batch, one wait) unless staging runs out first.
+  void queue_read(uint8_t* dst, uint64_t src, size_t len) override {
     if (len == 0) return;
     if (read_used_ + len > kReadBytes) complete_reads();
     reads_.push(reinterpret_cast<uint64_t>(read_staging_ + read_used_), reinterpret_cast<const uint8_t*>(src), len);
     pending_reads_.push_back(PendingRead{dst, read_used_, len});
     read_used_ += (len + 15) & ~size_t(15);
   }
-  void complete_reads() {
+  void complete_reads() override {
     if (pending_reads_.empty()) return;
     counters_.read_batches.add();
     reads_.issue(stream_);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "mem/cuda_alloc.h"
+#include "nic/batched_read_dma.h"
 #include "nic/cuda_dma.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
@@ -159,7 +160,7 @@ void release(uint32_t& word, uint32_t value) {
   cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(word).store(value, cuda::memory_order_release);
 }
 
-class SmDma final : public DmaEngine {
+class SmDma final : public BatchedReadDma {
  public:
   SmDma() {
     pinned_ = mem::alloc_host_pinned(sizeof(Control) + kJobs * kOpsPerJob * sizeof(Op) + kJobs * kDataPerJob);
@@ -203,24 +204,6 @@ class SmDma final : public DmaEngine {
     post();
   }
 
-  void read_descs(const DescRead* reads, uint32_t count) override {
-    uint64_t bytes = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      read(static_cast<uint8_t*>(reads[i].dst), reads[i].first_desc_addr, size_t(reads[i].count) * 16);
-      bytes += uint64_t(reads[i].count) * 16;
-    }
-    complete_reads();
-    counters_.desc_bytes_from_memory.add(bytes);
-  }
-  void read_packets(const PacketRead* reads, uint32_t count) override {
-    uint64_t bytes = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      read(reads[i].dst, reads[i].src, reads[i].len);
-      bytes += reads[i].len;
-    }
-    complete_reads();
-    counters_.packet_bytes_from_memory.add(bytes);
-  }
 
   void stop() override {
     if (!running_) return;
@@ -265,7 +248,7 @@ class SmDma final : public DmaEngine {
     *op = Op{gpu_addr, value, 4, uint16_t(OpKind::Word)};
     ++open_counts_.ordered;
   }
-  void read(uint8_t* dst, uint64_t src, size_t len) {
+  void queue_read(uint8_t* dst, uint64_t src, size_t len) override {
     if (len == 0) return;
     Op* op;
     reserve(len, op);
@@ -277,7 +260,7 @@ class SmDma final : public DmaEngine {
     read_job_ = open_job();
   }
   // Posts the open job with its reads (and any writes queued before them) and waits for it.
-  void complete_reads() {
+  void complete_reads() override {
     if (pending_reads_.empty()) return;
     counters_.read_batches.add();
     uint32_t job = post();
