@@ -14,6 +14,7 @@
 #include "mem/cuda_alloc.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
+#include "util/sys_atomic.cuh"
 
 namespace gnf::driver {
 
@@ -39,13 +40,6 @@ std::vector<T> fetch(const void* device, size_t count) {
   std::vector<T> v(count);
   if (count) GNF_CUDA_CHECK(cudaMemcpy(v.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
   return v;
-}
-
-uint32_t acquire(const uint32_t& word) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(const_cast<uint32_t&>(word)).load(cuda::memory_order_acquire);
-}
-void release(uint32_t& word, uint32_t value) {
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(word).store(value, cuda::memory_order_release);
 }
 
 }  // namespace
@@ -192,7 +186,7 @@ GpuBypass::~GpuBypass() {
 void GpuBypass::start() {
   Impl& m = *impl_;
   if (m.running) return;
-  release(*m.stop_flag, 0);
+  store_release_sys(m.stop_flag, 0);
   bypass_kernel<<<planes_, m.threads, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()),
                                                      reinterpret_cast<uint64_t*>(m.counters),
                                                      sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.stop_flag,
@@ -204,7 +198,7 @@ void GpuBypass::start() {
 void GpuBypass::stop() {
   Impl& m = *impl_;
   if (!m.running) return;
-  release(*m.stop_flag, 1);
+  store_release_sys(m.stop_flag, 1);
   m.running = false;
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
 }
@@ -228,7 +222,7 @@ std::vector<HostFrame> GpuBypass::take_exceptions() {
   for (uint32_t q = 0; q < planes_; ++q) {
     const DevExceptionRing& ring = m.exceptions[q];
     // Acquire pairs with the kernel's release of head: the entries before it are complete.
-    const uint32_t head = acquire(*ring.head);
+    const uint32_t head = load_acquire_sys(ring.head);
     uint32_t& tail = m.exception_tails[q];
     for (; tail != head; ++tail) {
       const uint8_t* entry = ring.entries + size_t(tail % ring.count) * ring.entry_bytes;
@@ -237,7 +231,7 @@ std::vector<HostFrame> GpuBypass::take_exceptions() {
       frames.push_back(HostFrame{uint16_t(header[0]), std::vector<uint8_t>(entry + 16, entry + 16 + header[1])});
     }
     // Release: the entries are copied out before the kernel may refill them.
-    release(*ring.tail, tail);
+    store_release_sys(ring.tail, tail);
   }
   return frames;
 }

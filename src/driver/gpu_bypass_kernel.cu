@@ -1,5 +1,7 @@
 #include "driver/gpu_bypass_kernel.cuh"
 
+#include "util/sys_atomic.cuh"
+
 namespace gnf::driver::bypass {
 
 namespace {
@@ -9,21 +11,14 @@ namespace {
 // descriptor's write-back. A thread observes DD with an acquire load at system scope; everything
 // it reads after that (length, hash, the packet bytes) is at least as new, and the acquire keeps a
 // stale L1 line of a recycled slot from being served. The same holds for tx completions (head
-// write-back, DD in tx descriptors) and for the host's consumer index of the exception ring.
-__device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*const_cast<uint32_t*>(p))
-      .load(cuda::memory_order_acquire);
-}
+// write-back, DD in tx descriptors) and for the host's consumer index of the exception ring: all
+// through load_acquire_sys (util/sys_atomic.cuh).
 // Doorbells: descriptors (and exception entries) are written by many threads of the block; after
-// __syncthreads() thread 0 fences at system scope, which is cumulative over the writes the barrier
-// ordered before it, and then stores the tail with release semantics into pinned host memory. The
-// NIC model reads the tail with an acquire load and only then fetches the descriptors over the
-// copy engine. No fence, no tail: a published GPU bypass prototype wrote tails without one and saw
-// crashes with several rings.
-__device__ __forceinline__ void store_release_sys(uint32_t* p, uint32_t v) {
-  __threadfence_system();
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*p).store(v, cuda::memory_order_release);
-}
+// __syncthreads() thread 0 rings the doorbell with publish_after_barrier: a system-scope fence,
+// cumulative over the writes the barrier ordered before it, then the tail stored with release
+// semantics into pinned host memory. The NIC model reads the tail with an acquire load and only
+// then fetches the descriptors. No fence, no tail: a published GPU bypass prototype wrote tails
+// without one and saw crashes with several rings.
 
 __device__ __forceinline__ uint64_t global_timer_ns() {
   uint64_t t;
@@ -129,7 +124,7 @@ __device__ bool maybe_publish_rx(DevRxRing& ring, const KernelConfig& config, ui
   if (!force && ring.unpublished < config.rx_tail_batch && now - ring.unpublished_since_ns < config.tail_timeout_ns)
     return false;
   // RDT trails `next` by one: RDT == RDH would tell the NIC the ring is empty.
-  store_release_sys(ring.rdt, (ring.next + ring.entries - 1) % ring.entries);
+  publish_after_barrier(ring.rdt, (ring.next + ring.entries - 1) % ring.entries);
   ring.unpublished = 0;
   return true;
 }
@@ -138,7 +133,7 @@ __device__ bool maybe_publish_tx(DevTxRing& tx, const KernelConfig& config, uint
   if (tx.unpublished == 0) return false;
   if (!force && tx.unpublished < config.tx_tail_batch && now - tx.unpublished_since_ns < config.tail_timeout_ns)
     return false;
-  store_release_sys(tx.tdt, tx.tail);
+  publish_after_barrier(tx.tdt, tx.tail);
   tx.unpublished = 0;
   return true;
 }
@@ -302,7 +297,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     }
     if (sh.exception_room) {
       plane.exceptions.head_local += sh.exception_room;
-      store_release_sys(plane.exceptions.head, plane.exceptions.head_local);
+      publish_after_barrier(plane.exceptions.head, plane.exceptions.head_local);
     }
     ring.next = (ring.next + n) % ring.entries;
     if (ring.unpublished == 0) ring.unpublished_since_ns = now;

@@ -8,6 +8,7 @@
 #include "mem/cuda_alloc.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
+#include "util/sys_atomic.cuh"
 
 namespace gnf::driver {
 
@@ -16,16 +17,6 @@ namespace {
 constexpr uint32_t kThreads = 128;  // per block of the per-burst kernels
 constexpr uint32_t kCounterWords = nf::kMaxChainLength * nf::NfCounters::kMax;
 constexpr size_t kLine = 128;
-
-__device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*const_cast<uint32_t*>(p)).load(cuda::memory_order_acquire);
-}
-// Release at system scope after a block barrier: cumulative over the block's writes (see
-// gpu_bypass_kernel.cu), so the host that acquires the flag sees every verdict and packet.
-__device__ __forceinline__ void store_release_sys(uint32_t* p, uint32_t v) {
-  __threadfence_system();
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*p).store(v, cuda::memory_order_release);
-}
 
 // Runs the chain on packet i, with its bytes at `bytes` (in place, or a GPU copy), and adds the
 // NFs' counters into the block's shared totals.
@@ -97,15 +88,8 @@ __global__ void persistent_kernel(nf::NfChainView chain, WorkEntry* queue, nf::P
     for (uint32_t c = threadIdx.x; c < kCounterWords; c += blockDim.x)
       partials[size_t(k % depth) * kCounterWords + c] = totals[c];
     __syncthreads();
-    if (threadIdx.x == 0) store_release_sys(&entry.done, k + 1);
+    if (threadIdx.x == 0) publish_after_barrier(&entry.done, k + 1);
   }
-}
-
-uint32_t acquire(const uint32_t& word) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(const_cast<uint32_t&>(word)).load(cuda::memory_order_acquire);
-}
-void release(uint32_t& word, uint32_t value) {
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(word).store(value, cuda::memory_order_release);
 }
 
 }  // namespace
@@ -137,16 +121,20 @@ struct GpuNfRunner::Impl {
   uint8_t* entry_packets(uint64_t burst) const {
     return device_packets.data() + size_t(burst % depth) * max_batch * slot_size;
   }
-  // Issues the copies between the slots and the entry's GPU buffer (to_device or back).
+  // Issues the copies between the slots and the entry's GPU buffer (to_device or back). The
+  // arrays are kept between bursts so that the copy path does not allocate.
   void copy_packets(uint64_t burst, bool to_device);
+  std::vector<void*> dsts;
+  std::vector<const void*> srcs;
+  std::vector<size_t> sizes;
   bool gpu_done(uint64_t burst, bool wait);
 };
 
 void GpuNfRunner::Impl::copy_packets(uint64_t burst, bool to_device) {
   const nf::PacketRef* r = entry_refs(burst);
-  std::vector<void*> dsts;
-  std::vector<const void*> srcs;
-  std::vector<size_t> sizes;
+  dsts.clear();
+  srcs.clear();
+  sizes.clear();
   for (uint32_t i = 0; i < counts[burst % depth]; ++i) {
     // Back, only what leaves: dropped packets' bytes are not needed again.
     if (!to_device && r[i].verdict == nf::Verdict::Drop) continue;
@@ -166,7 +154,7 @@ bool GpuNfRunner::Impl::gpu_done(uint64_t burst, bool wait) {
   const uint32_t e = uint32_t(burst % depth);
   if (mode == StagedMode::Persistent) {
     // Acquire pairs with the kernel's release of `done`: verdicts and rewritten packets are visible.
-    while (acquire(queue[e].done) != burst + 1)
+    while (load_acquire_sys(&queue[e].done) != burst + 1)
       if (!wait) return false;
     return true;
   }
@@ -221,7 +209,7 @@ GpuNfRunner::~GpuNfRunner() {
 void GpuNfRunner::stop() {
   Impl& m = *impl_;
   if (!m.kernel_running) return;
-  release(*m.stop_flag, 1);
+  store_release_sys(m.stop_flag, 1);
   m.kernel_running = false;
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
 }
@@ -248,7 +236,7 @@ void GpuNfRunner::submit(uint32_t count) {
     }
     m.queue[e].count = count;
     // Release: the references written into the entry are visible to the kernel's acquire.
-    release(m.queue[e].posted, uint32_t(burst + 1));
+    store_release_sys(&m.queue[e].posted, uint32_t(burst + 1));
   } else {
     uint8_t* device_packets = nullptr;
     if (m.mode == StagedMode::Copy) {

@@ -15,7 +15,7 @@
 #pragma once
 #include <atomic>
 #if defined(__CUDACC__)
-#include <cuda/atomic>
+#include "util/sys_atomic.cuh"
 #endif
 #include <cstdint>
 
@@ -57,15 +57,11 @@ struct PortRegs {
   TxQueueRegs tx[kMaxQueues];
 };
 
-// Host code only. CUDA translation units are C++17, so they get libcu++'s atomic_ref (system
-// scope: the GPU may be on the other side of the register).
+// Host code only. CUDA translation units are C++17, so they get libcu++'s atomic_ref at system
+// scope (the GPU may be on the other side of the register), through util/sys_atomic.cuh.
 #if defined(__CUDACC__)
-inline uint32_t reg_read(const uint32_t& reg) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(const_cast<uint32_t&>(reg)).load(cuda::memory_order_acquire);
-}
-inline void reg_write(uint32_t& reg, uint32_t value) {
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(reg).store(value, cuda::memory_order_release);
-}
+inline uint32_t reg_read(const uint32_t& reg) { return load_acquire_sys(&reg); }
+inline void reg_write(uint32_t& reg, uint32_t value) { store_release_sys(&reg, value); }
 #else
 inline uint32_t reg_read(const uint32_t& reg) {
   // atomic_ref<const T> arrives only in C++26; the load does not modify the register.

@@ -23,6 +23,7 @@
 #include "nic/cuda_dma.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
+#include "util/sys_atomic.cuh"
 
 namespace gnf::nic {
 
@@ -61,12 +62,6 @@ struct alignas(kLine) Control {
   } counts[kJobs];
 };
 
-__device__ __forceinline__ uint32_t load_acquire_sys(const uint32_t* p) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*const_cast<uint32_t*>(p)).load(cuda::memory_order_acquire);
-}
-__device__ __forceinline__ void store_release_sys(uint32_t* p, uint32_t v) {
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*p).store(v, cuda::memory_order_release);
-}
 // Descriptors and write-backs live in GPU memory and are read by kernels on this GPU: device scope.
 __device__ __forceinline__ void store_release_gpu(uint32_t* p, uint32_t v) {
   cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
@@ -153,13 +148,6 @@ __global__ void sm_dma_kernel(Control* control, const Op* ops, uint8_t* data, ui
   }
 }
 
-uint32_t acquire(const uint32_t& word) {
-  return cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(const_cast<uint32_t&>(word)).load(cuda::memory_order_acquire);
-}
-void release(uint32_t& word, uint32_t value) {
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(word).store(value, cuda::memory_order_release);
-}
-
 class SmDma final : public BatchedReadDma {
  public:
   SmDma() {
@@ -207,7 +195,7 @@ class SmDma final : public BatchedReadDma {
 
   void stop() override {
     if (!running_) return;
-    release(control_->stop, 1);
+    store_release_sys(&control_->stop, 1);
     running_ = false;
     GNF_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
@@ -276,7 +264,7 @@ class SmDma final : public BatchedReadDma {
   void wait_for_slot() {
     if (posted_ < kJobs) return;
     uint32_t needed = posted_ - kJobs + 1;
-    if (int32_t(acquire(control_->done) - needed) >= 0) return;
+    if (int32_t(load_acquire_sys(&control_->done) - needed) >= 0) return;
     uint64_t since = now_ns();
     wait_done(needed);
     counters_.write_wait_ns.add(now_ns() - since);
@@ -286,10 +274,10 @@ class SmDma final : public BatchedReadDma {
   void wait_done(uint32_t jobs) {
     uint64_t since = now_ns();
     bool reported = false;
-    while (int32_t(acquire(control_->done) - jobs) < 0) {
+    while (int32_t(load_acquire_sys(&control_->done) - jobs) < 0) {
       if (!reported && now_ns() - since > 5'000'000'000ull) {
         std::fprintf(stderr, "gnf: GPU DMA engine: waiting 5 s for job %u (posted %u, done %u, kernel: %s)\n", jobs - 1,
-                     posted_, acquire(control_->done), cudaGetErrorName(cudaStreamQuery(stream_)));
+                     posted_, load_acquire_sys(&control_->done), cudaGetErrorName(cudaStreamQuery(stream_)));
         reported = true;
       }
     }
@@ -302,14 +290,14 @@ class SmDma final : public BatchedReadDma {
     control_->counts[open_job()] = open_counts_;
     open_counts_ = {};
     // Release: the ops and their data are visible to the block's acquire of the doorbell.
-    release(control_->doorbell, ++posted_);
+    store_release_sys(&control_->doorbell, ++posted_);
     ops_used_ = 0;
     data_used_ = 0;
     return job;
   }
   // Launched on first use: an engine that never moves a byte holds no spinning block.
   void start() {
-    release(control_->stop, 0);
+    store_release_sys(&control_->stop, 0);
     sm_dma_kernel<<<1, 1024, 0, stream_>>>(control_, ops_, data_, posted_);
     GNF_CUDA_CHECK_LAUNCH();
     running_ = true;
