@@ -69,23 +69,15 @@ void apply_driver_flags(const BenchFlags& f, ctl::Config& c) {
   if (f.has("--rx-tail-batch")) d.rx_tail_batch = f.rx_tail_batch;
   if (f.has("--tx-tail-batch")) d.tx_tail_batch = f.tx_tail_batch;
   if (f.has("--tail-timeout-ns")) d.tail_timeout_ns = f.tail_timeout_ns;
-  if (f.has("--tx-completion"))
-    d.tx_completion = f.tx_completion == "head"             ? driver::TxCompletion::HeadRegister
-                      : f.tx_completion == "head-writeback" ? driver::TxCompletion::HeadWriteback
-                      : f.tx_completion == "writeback"      ? driver::TxCompletion::DescWriteback
-                      : f.tx_completion == "none"           ? driver::TxCompletion::None
-                                                            : driver::TxCompletion::Auto;
+  if (f.has("--tx-completion")) d.tx_completion = driver::tx_completion_from_name(f.tx_completion);
   if (f.has("--tx-writeback-fc")) {
     if (f.has("--tx-completion") && f.tx_completion != "writeback")
       throw UserError("--tx-writeback-fc: it means --tx-completion writeback, and --tx-completion says otherwise");
     d.tx_completion = driver::TxCompletion::DescWriteback;
   }
-  if (f.has("--staged-mode"))
-    d.staged_mode = f.staged_mode == "copy"         ? driver::StagedMode::Copy
-                    : f.staged_mode == "persistent" ? driver::StagedMode::Persistent
-                                                    : driver::StagedMode::ZeroCopy;
+  if (f.has("--staged-mode")) d.staged_mode = driver::staged_mode_from_name(f.staged_mode);
   if (f.has("--staged-depth")) d.staged_depth = f.staged_depth;
-  if (f.has("--nic-dma")) c.gpu_dma = f.nic_dma == "copy-engine" ? ctl::Config::GpuDma::CopyEngine : ctl::Config::GpuDma::Sm;
+  if (f.has("--nic-dma")) c.gpu_dma = ctl::gpu_dma_from_name(f.nic_dma);
   if (f.has("--tx-full")) d.tx_full_wait = f.tx_full == "wait";
   if (f.has("--no-drop-en")) d.drop_en = false;
   auto check_ring = [&](const char* flag, uint32_t entries) {
@@ -188,17 +180,17 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
       ->check(CLI::Range(uint64_t(1), uint64_t(1'000'000'000)));
   cmd.add_option("--tx-completion", f.tx_completion,
                  "Driver: auto | writeback | head | head-writeback | none (none: bypass only, no flow control)")
-      ->check(CLI::IsMember({"auto", "writeback", "head", "head-writeback", "none"}));
+      ->check(CLI::IsMember(driver::tx_completion_names()));
   cmd.add_option("--tx-full", f.tx_full, "Driver: a full tx ring drops (drop) or holds the packet (wait)")
       ->check(CLI::IsMember({"drop", "wait"}));
   cmd.add_flag("--no-drop-en", f.no_drop_en, "Driver: SRRCTL.DROP_EN off (a queue without descriptors stalls the port)");
   cmd.add_option("--nic-threads", f.nic_threads, "NIC-model threads")->check(CLI::Range(1, 64));
   cmd.add_option("--driver-threads", f.driver_threads, "Driver threads")->check(CLI::Range(1, 64));
   cmd.add_option("--staged-mode", f.staged_mode, "Staged path: zero-copy | copy | persistent")
-      ->check(CLI::IsMember({"zero-copy", "copy", "persistent"}));
+      ->check(CLI::IsMember(driver::staged_mode_names()));
   cmd.add_option("--staged-depth", f.staged_depth, "Staged path: bursts on the GPU at once per plane")->check(CLI::Range(1, 64));
   cmd.add_option("--nic-dma", f.nic_dma, "DMA engine for rings in GPU memory: sm | copy-engine")
-      ->check(CLI::IsMember({"sm", "copy-engine"}));
+      ->check(CLI::IsMember(ctl::gpu_dma_names()));
   cmd.add_flag("--tx-writeback-fc", f.tx_writeback_fc, "Tx write-back flow control (= --tx-completion writeback)");
   cmd.add_option("--one-way", f.one_way, "Bypass: rx only or tx only (not built yet)")->check(CLI::IsMember({"rx", "tx"}));
   cmd.add_option("--json", f.json_file, "Write the trial's JSON (bench/SCHEMA.md) to FILE ('-' for stdout)");

@@ -81,7 +81,7 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
             {"threads", pipeline.driver_thread_count()}}},
           {"nic_threads", pipeline.nic_thread_count()},
           {"nic_dma", c.path == ctl::PathKind::Bypass
-                          ? nlohmann::json(c.gpu_dma == ctl::Config::GpuDma::Sm ? "sm" : "copy-engine")
+                          ? nlohmann::json(ctl::gpu_dma_name(c.gpu_dma))
                           : nlohmann::json("host")}};
 }
 

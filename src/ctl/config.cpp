@@ -114,17 +114,10 @@ void parse_driver(TomlTable t, Config& c) {
   d.rx_tail_batch = uint32_t(t.get_int("rx_tail_batch", d.rx_tail_batch, 1, 4096));
   d.tx_tail_batch = uint32_t(t.get_int("tx_tail_batch", d.tx_tail_batch, 1, 4096));
   d.tail_timeout_ns = uint64_t(t.get_int("tail_timeout_ns", int64_t(d.tail_timeout_ns), 1, 1'000'000'000));
-  std::string completion =
-      t.get_choice("tx_completion", "auto", {"auto", "writeback", "head", "head-writeback", "none"});
-  d.tx_completion = completion == "head"             ? driver::TxCompletion::HeadRegister
-                    : completion == "head-writeback" ? driver::TxCompletion::HeadWriteback
-                    : completion == "writeback"      ? driver::TxCompletion::DescWriteback
-                    : completion == "none"           ? driver::TxCompletion::None
-                                                     : driver::TxCompletion::Auto;
-  std::string staged = t.get_choice("staged_mode", "zero-copy", {"zero-copy", "copy", "persistent"});
-  d.staged_mode = staged == "copy"         ? driver::StagedMode::Copy
-                  : staged == "persistent" ? driver::StagedMode::Persistent
-                                           : driver::StagedMode::ZeroCopy;
+  d.tx_completion = driver::tx_completion_from_name(
+      t.get_choice("tx_completion", driver::tx_completion_name(d.tx_completion), driver::tx_completion_names()));
+  d.staged_mode = driver::staged_mode_from_name(
+      t.get_choice("staged_mode", driver::staged_mode_name(d.staged_mode), driver::staged_mode_names()));
   d.staged_depth = uint32_t(t.get_int("staged_depth", d.staged_depth, 1, 64));
   d.drop_en = t.get_bool("drop_en", true);
   d.tx_full_wait = t.get_choice("tx_full", "drop", {"drop", "wait"}) == "wait";
@@ -159,6 +152,12 @@ nf::NfSpec parse_nf(TomlTable t, size_t index) {
 }
 
 }  // namespace
+
+const char* gpu_dma_name(Config::GpuDma dma) { return dma == Config::GpuDma::CopyEngine ? "copy-engine" : "sm"; }
+Config::GpuDma gpu_dma_from_name(const std::string& name) {
+  return name == "copy-engine" ? Config::GpuDma::CopyEngine : Config::GpuDma::Sm;
+}
+std::vector<std::string> gpu_dma_names() { return {"sm", "copy-engine"}; }
 
 std::string_view path_name(PathKind kind) {
   switch (kind) {
@@ -212,8 +211,7 @@ Config parse_config(std::string_view text, const std::string& file_name) {
   if (t.has("nic")) {
     TomlTable nic = t.sub_table("nic");
     c.nic_threads = uint32_t(nic.get_int("threads", 1, 1, 64));
-    c.gpu_dma = nic.get_choice("dma", "sm", {"sm", "copy-engine"}) == "copy-engine" ? Config::GpuDma::CopyEngine
-                                                                                    : Config::GpuDma::Sm;
+    c.gpu_dma = gpu_dma_from_name(nic.get_choice("dma", gpu_dma_name(c.gpu_dma), gpu_dma_names()));
     nic.reject_unknown();
   }
   if (const toml::array* nfs = t.table_array("nf")) {

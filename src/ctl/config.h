@@ -51,6 +51,11 @@ struct Config {
   std::vector<nf::NfSpec> nfs;
 };
 
+// The names of Config::GpuDma ("sm", "copy-engine"), as for the driver's modes in driver/options.h.
+const char* gpu_dma_name(Config::GpuDma dma);
+Config::GpuDma gpu_dma_from_name(const std::string& name);
+std::vector<std::string> gpu_dma_names();
+
 // Parses `text` as the contents of `file_name`. Throws gnf::UserError "file:line: key: problem".
 Config parse_config(std::string_view text, const std::string& file_name);
 // Reads and parses a file; relative paths inside it are taken relative to the file's folder.

@@ -1,5 +1,7 @@
 #pragma once
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace gnf::driver {
 
@@ -51,7 +53,14 @@ struct DriverOptions {
   }
 };
 
+// The names config files and command lines use (tx_completion = "head-writeback", ...), one table
+// for both: *_names() in the order users are shown them; *_from_name() takes one of those names
+// (std::invalid_argument for anything else: callers check against *_names() first).
 const char* tx_completion_name(TxCompletion c);
+TxCompletion tx_completion_from_name(const std::string& name);
+std::vector<std::string> tx_completion_names();
 const char* staged_mode_name(StagedMode m);
+StagedMode staged_mode_from_name(const std::string& name);
+std::vector<std::string> staged_mode_names();
 
 }  // namespace gnf::driver

@@ -179,9 +179,7 @@ TEST_P(BypassCompletion, ALosslessRunDeliversEverythingInOrder) {
   GNF_REQUIRE_GPU();
   const std::string mode = GetParam();
   ctl::Config c = two_ports(ctl::PathKind::Bypass, 2, 200'000, 5.0);
-  c.driver.tx_completion = mode == "head"             ? driver::TxCompletion::HeadRegister
-                           : mode == "head-writeback" ? driver::TxCompletion::HeadWriteback
-                                                      : driver::TxCompletion::DescWriteback;
+  c.driver.tx_completion = driver::tx_completion_from_name(mode);
   make_lossless(c);
   path::Pipeline pipeline(c);
   ASSERT_TRUE(run_to_end(pipeline)) << mode;
