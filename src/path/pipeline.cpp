@@ -339,11 +339,11 @@ Snapshot Pipeline::snapshot() const {
     p.dma_desc_bytes_from_memory = rx_dma.desc_bytes_from_memory.get() + tx_dma.desc_bytes_from_memory.get();
     s.ports.push_back(p);
   }
-  if (bypass_) {
-    driver::GpuPlaneCounters g = bypass_->totals();
-    s.driver = DriverStats{g.rx_packets,   g.tx_packets,   g.nf_drops,       g.to_host,    g.to_host_overflow,
-                           g.tx_ring_full, g.bad_out_port, g.alloc_failures, g.tail_writes};
-  }
+  // The GPU driver's counters (zero on other paths), read once per snapshot: a walk over every
+  // plane's block of pinned memory. The CPU planes' counters add to them.
+  const driver::GpuPlaneCounters gpu = bypass_ ? bypass_->totals() : driver::GpuPlaneCounters{};
+  s.driver = DriverStats{gpu.rx_packets,   gpu.tx_packets,   gpu.nf_drops,       gpu.to_host,    gpu.to_host_overflow,
+                         gpu.tx_ring_full, gpu.bad_out_port, gpu.alloc_failures, gpu.tail_writes};
   for (const auto& plane : planes_) {
     const driver::PlaneCounters& c = plane->counters();
     s.driver.rx_packets += c.rx_packets.get();
@@ -360,7 +360,7 @@ Snapshot Pipeline::snapshot() const {
     NfStats nf{chain_->name(e), {}};
     std::vector<std::string> names = chain_->counter_names(e);
     for (size_t k = 0; k < names.size(); ++k) {
-      uint64_t total = bypass_ ? bypass_->totals().nf[e][k] : 0;
+      uint64_t total = gpu.nf[e][k];
       for (const auto& plane : planes_) total += plane->counters().nf[e][k].get();
       nf.counters.emplace_back(names[k], total);
     }
