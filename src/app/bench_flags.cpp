@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "wire/frame_size.h"
 #include "wire/generator.h"
+#include "wire/stamp.h"
 
 namespace gnf::app {
 
@@ -18,11 +19,6 @@ constexpr uint32_t kMinIpv6FrameBytes = 84;  // Ethernet + IPv6 + UDP + stamp + 
 constexpr uint32_t kStdMaxFrameBytes = 1518;
 constexpr uint32_t kSlotUnitBytes = 1024;   // SRRCTL.BSIZEPACKET granularity
 constexpr uint32_t kMinSlotBytes = 2048;
-
-void refuse_unbuilt(const BenchFlags& f) {
-  for (const char* flag : {"--one-way"})
-    if (f.has(flag)) throw UserError(fmt::format("{} is not built yet", flag));
-}
 
 nic::PortOptions default_port(const BenchFlags& f, uint32_t index, uint32_t max_frame_with_fcs) {
   nic::PortOptions o;
@@ -77,6 +73,7 @@ void apply_driver_flags(const BenchFlags& f, ctl::Config& c) {
   }
   if (f.has("--staged-mode")) d.staged_mode = driver::staged_mode_from_name(f.staged_mode);
   if (f.has("--staged-depth")) d.staged_depth = f.staged_depth;
+  if (f.has("--one-way")) d.one_way = driver::one_way_from_name(f.one_way);
   if (f.has("--nic-dma")) c.gpu_dma = ctl::gpu_dma_from_name(f.nic_dma);
   if (f.has("--tx-full")) d.tx_full_wait = f.tx_full == "wait";
   if (f.has("--no-drop-en")) d.drop_en = false;
@@ -91,6 +88,24 @@ void apply_driver_flags(const BenchFlags& f, ctl::Config& c) {
                                 d.rx_ring_size, d.pool_slots));
   if (f.has("--nic-threads")) c.nic_threads = f.nic_threads;
   if (f.has("--driver-threads")) c.driver_threads = f.driver_threads;
+}
+
+// A one-way trial needs the GPU driver, and timing the tx side needs room for the departure time
+// behind every frame's stamp.
+void check_one_way(const ctl::Config& c) {
+  if (c.driver.one_way == driver::OneWay::Off) return;
+  if (c.path != ctl::PathKind::Bypass)
+    throw UserError(fmt::format("--one-way: only the bypass path has a GPU side to time, and this trial's path is {} "
+                                "(use --path bypass)", ctl::path_name(c.path)));
+  if (c.driver.one_way != driver::OneWay::Tx) return;
+  const wire::GeneratorOptions& g = c.ports.front().source.generator;
+  constexpr uint32_t kMinIpv4FrameBytes = 64;  // with FCS, as the sizes are
+  const uint32_t smallest = (g.ip_version == 6 ? kMinIpv6FrameBytes : kMinIpv4FrameBytes) + wire::kDepartureBytes;
+  for (uint32_t size : g.imix ? std::vector<uint32_t>{kMinIpv4FrameBytes} : g.sizes)
+    if (size < smallest)
+      throw UserError(fmt::format("--one-way tx: a {} B frame has no room behind its stamp for the GPU's departure "
+                                  "time ({} more bytes); use frames of {} B or more",
+                                  size, wire::kDepartureBytes, smallest));
 }
 
 ctl::PathKind path_of(const BenchFlags& f, ctl::PathKind config_path) {
@@ -192,7 +207,9 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
   cmd.add_option("--nic-dma", f.nic_dma, "DMA engine for rings in GPU memory: sm | copy-engine")
       ->check(CLI::IsMember(ctl::gpu_dma_names()));
   cmd.add_flag("--tx-writeback-fc", f.tx_writeback_fc, "Tx write-back flow control (= --tx-completion writeback)");
-  cmd.add_option("--one-way", f.one_way, "Bypass: rx only or tx only (not built yet)")->check(CLI::IsMember({"rx", "tx"}));
+  cmd.add_option("--one-way", f.one_way,
+                 "Bypass: time one side of the GPU: rx (the GPU is the sink) or tx (from the GPU's hand-over to the wire)")
+      ->check(CLI::IsMember({"rx", "tx"}));
   cmd.add_option("--json", f.json_file, "Write the trial's JSON (bench/SCHEMA.md) to FILE ('-' for stdout)");
   cmd.add_flag("-q,--quiet", f.quiet, "No progress bar");
 }
@@ -203,7 +220,6 @@ void record_given_flags(const CLI::App& cmd, BenchFlags& f) {
 }
 
 Trial trial_from_flags(const BenchFlags& f) {
-  refuse_unbuilt(f);
   ctl::Config c = f.config_file.empty() ? default_config(f) : ctl::load_config(f.config_file);
   if (!f.config_file.empty()) apply_port_flags(f, c);
   apply_driver_flags(f, c);
@@ -213,6 +229,7 @@ Trial trial_from_flags(const BenchFlags& f) {
   ctl::SourceSpec& source = c.ports.front().source;
   source.kind = ctl::SourceSpec::Kind::Generator;
   source.generator = generator_from_flags(f, c.ports.front().nic.speed_gbps);
+  check_one_way(c);
   return Trial{c, f.warmup_s, f.duration_s};
 }
 

@@ -80,6 +80,8 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
             {"drop_en", d.drop_en},
             {"threads", pipeline.driver_thread_count()}}},
           {"nic_threads", pipeline.nic_thread_count()},
+          {"one_way", d.one_way == driver::OneWay::Off ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(driver::one_way_name(d.one_way))},
           {"nic_dma", c.path == ctl::PathKind::Bypass
                           ? nlohmann::json(ctl::gpu_dma_name(c.gpu_dma))
                           : nlohmann::json("host")}};
@@ -100,7 +102,7 @@ nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b)
              (p.tx_bad_desc - q.tx_bad_desc);
   }
   const path::DriverStats &d = b.driver, &e = a.driver;
-  other += d.bad_out_port - e.bad_out_port;
+  other += (d.bad_out_port - e.bad_out_port) + (d.gpu_sink_unrecorded - e.gpu_sink_unrecorded);
   return {{"nic_rx_buffer", rx_buffer},
           {"rx_ring", rx_ring},
           {"tx_ring", (d.tx_ring_full - e.tx_ring_full) + tx_overrun},
@@ -191,6 +193,16 @@ nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapsh
   return {{"late_frames", late}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
 }
 
+// One-way trials time frames with the GPU's clock: how well it was tied to the host's.
+nlohmann::json gpu_clock_json(const std::optional<driver::GpuClockStats>& clock) {
+  if (!clock) return nullptr;
+  return {{"offset_uncertainty_ns", clock->uncertainty_ns},
+          {"worst_offset_uncertainty_ns", clock->worst_uncertainty_ns},
+          {"drift_ns", clock->drift_ns},
+          {"calibrations", clock->calibrations},
+          {"timer_step_ns", clock->timer_step_ns}};
+}
+
 nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run) {
   wire::MeasureReport m;
   for (const wire::MeasureReport& sink : pipeline.measurements()) m.merge(sink);
@@ -217,7 +229,8 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
           {"gpu", gpu_json(run.gpu)},
           {"pcie", pcie_json(run.at_window, run.end, m.received)},
           {"tail_writes_per_packet", ratio(double(tail_writes), double(m.received))},
-          {"nic_model", nic_model_health_json(run.at_window, run.end)}};
+          {"nic_model", nic_model_health_json(run.at_window, run.end)},
+          {"gpu_clock", gpu_clock_json(pipeline.gpu_clock())}};
 }
 
 }  // namespace

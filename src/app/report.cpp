@@ -155,7 +155,8 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                  {"nf_drops", d.nf_drops},       {"to_host", d.to_host},
                  {"to_host_overflow", d.to_host_overflow}, {"tx_ring_full", d.tx_ring_full},
                  {"bad_out_port", d.bad_out_port}, {"alloc_failures", d.alloc_failures},
-                 {"tail_writes", d.tail_writes}};
+                 {"tail_writes", d.tail_writes}, {"gpu_sink", d.gpu_sink},
+                 {"gpu_sink_unrecorded", d.gpu_sink_unrecorded}};
   json nfs = json::array();
   for (const path::NfStats& nf : end.nfs) {
     json counters;
@@ -172,7 +173,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
   for (size_t i = 0; i < reports.size(); ++i) {
     const wire::MeasureReport& r = reports[i];
     received_total += r.received;
-    sinks.push_back({{"port", end.ports[i].name},
+    sinks.push_back({{"port", i < end.ports.size() ? end.ports[i].name : std::string("gpu (one-way sink)")},
                      {"stamped_frames", r.received},
                      {"foreign_frames", r.foreign},
                      {"duplicates", r.duplicates},

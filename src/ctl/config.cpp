@@ -119,6 +119,7 @@ void parse_driver(TomlTable t, Config& c) {
   d.staged_mode = driver::staged_mode_from_name(
       t.get_choice("staged_mode", driver::staged_mode_name(d.staged_mode), driver::staged_mode_names()));
   d.staged_depth = uint32_t(t.get_int("staged_depth", d.staged_depth, 1, 64));
+  d.one_way = driver::one_way_from_name(t.get_choice("one_way", driver::one_way_name(d.one_way), driver::one_way_names()));
   d.drop_en = t.get_bool("drop_en", true);
   d.tx_full_wait = t.get_choice("tx_full", "drop", {"drop", "wait"}) == "wait";
   c.driver_threads = uint32_t(t.get_int("threads", 0, 0, kMaxQueues));
@@ -251,6 +252,10 @@ void validate(const Config& c) {
   if (c.driver.tx_completion == driver::TxCompletion::None && c.driver.tx_full_wait)
     throw UserError(fmt::format("{}: driver.tx_full: \"wait\" needs tx completions, and tx_completion is \"none\"",
                                 c.file));
+  if (c.driver.one_way != driver::OneWay::Off && c.path != PathKind::Bypass)
+    throw UserError(fmt::format("{}: driver.one_way: \"{}\" times one side of the GPU driver; the {} path has none "
+                                "(use path = \"bypass\")", c.file, driver::one_way_name(c.driver.one_way),
+                                path_name(c.path)));
   if (c.driver.tail_timeout_ns == 0 && (c.driver.rx_tail_batch > 1 || c.driver.tx_tail_batch > 1))
     throw UserError(fmt::format("{}: driver: tail batching needs a tail_timeout_ns", c.file));
 }

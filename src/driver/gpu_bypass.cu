@@ -32,7 +32,9 @@ static_assert(offsetof(GpuPlaneCounters, rx_packets) == kRx * 8 && offsetof(GpuP
               offsetof(GpuPlaneCounters, tx_ring_full) == kTxFull * 8 &&
               offsetof(GpuPlaneCounters, bad_out_port) == kBadPort * 8 &&
               offsetof(GpuPlaneCounters, alloc_failures) == kAllocFail * 8 &&
-              offsetof(GpuPlaneCounters, tail_writes) == kTails * 8 && offsetof(GpuPlaneCounters, polls) == kStatCount * 8 &&
+              offsetof(GpuPlaneCounters, tail_writes) == kTails * 8 &&
+              offsetof(GpuPlaneCounters, consumed) == kConsumed * 8 &&
+              offsetof(GpuPlaneCounters, unrecorded) == kUnrecorded * 8 && offsetof(GpuPlaneCounters, polls) == kStatCount * 8 &&
               offsetof(GpuPlaneCounters, nf) == (kStatCount + 1) * 8 && sizeof(GpuPlaneCounters) % 8 == 0);
 
 template <typename T>
@@ -53,6 +55,9 @@ struct GpuBypass::Impl {
   std::vector<DevExceptionRing> exceptions;  // the host's view of each plane's ring
   std::vector<uint32_t> exception_tails;     // the host's copy of each ring's tail
   std::mutex exceptions_mutex;
+  std::vector<DevExceptionRing> arrivals;    // the same for the arrival rings (one_way = rx)
+  std::vector<uint32_t> arrival_tails;
+  std::unique_ptr<GpuClock> clock;           // with a one-way mode
   nf::NfChainView chain;
   KernelConfig config{};
   uint32_t threads = 0;
@@ -71,7 +76,12 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   Impl& m = *impl_;
   m.chain = chain;
   m.config = KernelConfig{options.burst,           options.rx_tail_batch, options.tx_tail_batch,
-                          options.tail_timeout_ns, options.tx_completion, options.tx_full_wait};
+                          options.tail_timeout_ns, options.tx_completion, options.tx_full_wait,
+                          options.one_way,         nullptr};
+  if (options.one_way != OneWay::Off) {
+    m.clock = std::make_unique<GpuClock>();
+    m.config.host_minus_gpu_ns = m.clock->device_offset();
+  }
   m.threads = (options.burst + kWarpSize - 1) / kWarpSize * kWarpSize;
 
   // Every block spins for good: all of them must be resident at once.
@@ -101,10 +111,14 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   const size_t counters_bytes = align_up(planes_ * sizeof(GpuPlaneCounters));
   const uint32_t entry_bytes = options.slot_size + 16;
   const size_t exception_bytes = 2 * kAlign + size_t(kExceptionRingEntries) * entry_bytes;
-  m.pinned = mem::Block(mem::Domain::HostPinned, counters_bytes + kAlign + planes_ * align_up(exception_bytes));
+  const uint32_t arrival_entries = options.one_way == OneWay::Rx ? kArrivalRingEntries : 0;
+  const size_t arrival_bytes = 2 * kAlign + size_t(arrival_entries) * sizeof(ArrivalRecord);
+  const size_t per_plane_pinned = align_up(exception_bytes) + align_up(arrival_bytes);
+  m.pinned = mem::Block(mem::Domain::HostPinned, counters_bytes + kAlign + planes_ * per_plane_pinned);
   m.counters = reinterpret_cast<GpuPlaneCounters*>(m.pinned.data());
   m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data() + counters_bytes);
   m.exception_tails.assign(planes_, 0);
+  m.arrival_tails.assign(planes_, 0);
 
   std::vector<DevPlane> states(planes_);
   for (uint32_t q = 0; q < planes_; ++q) {
@@ -113,10 +127,15 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
     DevPlane& plane = states[q];
     std::memset(&plane, 0, sizeof(plane));
     plane.ports = n_ports;
-    uint8_t* exc = m.pinned.data() + counters_bytes + kAlign + q * align_up(exception_bytes);
+    uint8_t* exc = m.pinned.data() + counters_bytes + kAlign + q * per_plane_pinned;
     plane.exceptions = DevExceptionRing{exc + 2 * kAlign, reinterpret_cast<uint32_t*>(exc),
                                         reinterpret_cast<uint32_t*>(exc + kAlign), kExceptionRingEntries, entry_bytes, 0};
     m.exceptions.push_back(plane.exceptions);
+    uint8_t* arr = exc + align_up(exception_bytes);
+    plane.arrivals = DevExceptionRing{arr + 2 * kAlign, reinterpret_cast<uint32_t*>(arr),
+                                      reinterpret_cast<uint32_t*>(arr + kAlign), arrival_entries,
+                                      uint32_t(sizeof(ArrivalRecord)), 0};
+    m.arrivals.push_back(plane.arrivals);
     for (uint32_t p = 0; p < n_ports; ++p) {
       uint8_t* at = base + p * per_port;
       auto* rx_descs = reinterpret_cast<nic::ixgbe_adv_rx_desc*>(at);
@@ -193,6 +212,7 @@ void GpuBypass::start() {
                                                      m.config);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
+  if (m.clock) m.clock->start_tracking();
 }
 
 void GpuBypass::stop() {
@@ -201,6 +221,7 @@ void GpuBypass::stop() {
   store_release_sys(m.stop_flag, 1);
   m.running = false;
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  if (m.clock) m.clock->stop_tracking();
 }
 
 bool GpuBypass::running() const { return impl_->running; }
@@ -234,6 +255,29 @@ std::vector<HostFrame> GpuBypass::take_exceptions() {
     store_release_sys(ring.tail, tail);
   }
   return frames;
+}
+
+std::vector<GpuArrival> GpuBypass::take_arrivals() {
+  Impl& m = *impl_;
+  std::vector<GpuArrival> out;
+  for (uint32_t q = 0; q < planes_; ++q) {
+    const DevExceptionRing& ring = m.arrivals[q];
+    if (ring.count == 0) continue;
+    const uint32_t head = load_acquire_sys(ring.head);  // pairs with the kernel's release
+    uint32_t& tail = m.arrival_tails[q];
+    for (; tail != head; ++tail) {
+      ArrivalRecord a;
+      std::memcpy(&a, ring.entries + size_t(tail % ring.count) * ring.entry_bytes, sizeof(a));
+      if (a.len) out.push_back(GpuArrival{wire::Stamp{a.flow_seq, a.send_time_ns, 0}, a.len, a.seen_ns});
+    }
+    store_release_sys(ring.tail, tail);  // copied out before the kernel may refill
+  }
+  return out;
+}
+
+std::optional<GpuClockStats> GpuBypass::clock_stats() const {
+  if (!impl_->clock) return std::nullopt;
+  return impl_->clock->stats();
 }
 
 std::vector<SlotAudit> GpuBypass::audit() const {

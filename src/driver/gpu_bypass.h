@@ -9,12 +9,15 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "driver/gpu_clock.h"
 #include "driver/options.h"
 #include "driver/plane.h"
 #include "nf/chain.h"
 #include "nic/port.h"
+#include "wire/stamp.h"
 
 namespace gnf::driver {
 
@@ -22,14 +25,26 @@ namespace gnf::driver {
 struct GpuPlaneCounters {
   uint64_t rx_packets, tx_packets, nf_drops, to_host, to_host_overflow, tx_ring_full, bad_out_port, alloc_failures;
   uint64_t tail_writes;
+  uint64_t consumed, unrecorded;  // one_way = rx: frames the GPU sink took in; those not noted
   uint64_t polls;  // loop iterations, a liveness signal
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax];
+};
+
+// A frame the GPU consumed as a one-way sink: its stamp, length, and when the GPU saw it (ns on
+// the host's clock).
+struct GpuArrival {
+  wire::Stamp stamp;
+  uint32_t len;
+  uint64_t seen_ns;
 };
 
 class GpuBypass {
  public:
   // Entries of each plane's exception ring (frames for the host's slow path).
   static constexpr uint32_t kExceptionRingEntries = 256;
+  // Entries of each plane's arrival ring (one_way = rx), 32 bytes each: the slow path empties it
+  // every 100 µs, which leaves room for 600 Mpps per plane.
+  static constexpr uint32_t kArrivalRingEntries = 65536;
 
   // The ports' register blocks must be in pinned host memory (nic::Port with external registers).
   GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, const DriverOptions& options,
@@ -51,6 +66,11 @@ class GpuBypass {
   GpuPlaneCounters totals() const;
   // Frames waiting in the exception rings, taken out (any thread, one at a time).
   std::vector<HostFrame> take_exceptions();
+  // one_way = rx: the frames the GPU consumed since the last call, taken out (the slow path's
+  // thread only). Frames without a stamp are left out.
+  std::vector<GpuArrival> take_arrivals();
+  // With a one-way mode: the GPU clock's calibration so far.
+  std::optional<GpuClockStats> clock_stats() const;
   // Only after stop(): where every slot of each plane is.
   std::vector<SlotAudit> audit() const;
 

@@ -38,6 +38,7 @@ struct BlockShared {
   uint32_t ready;
   uint32_t stop;
   uint32_t exception_room;
+  uint32_t arrival_room;
 };
 
 // How many threads before this one (in thread order) have `flag` set; `total` gets the block's
@@ -195,6 +196,23 @@ __device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, con
   for (uint32_t k = 0; k < (len + 15) / 16; ++k) dst[k] = src[k];
 }
 
+// The global timer on the host's clock (GpuClock keeps the offset current in GPU memory).
+__device__ __forceinline__ uint64_t host_time_ns(uint64_t gpu_ns, const KernelConfig& config) {
+  return gpu_ns + cuda::atomic_ref<int64_t, cuda::thread_scope_device>(*const_cast<int64_t*>(config.host_minus_gpu_ns))
+                      .load(cuda::memory_order_relaxed);
+}
+
+// One thread notes its frame in arrival entry `position` (pinned host memory: 32 bytes across
+// PCIe per frame). False if the frame carries no stamp to note.
+__device__ bool note_arrival(DevExceptionRing& ring, uint32_t position, const nf::PacketRef& r, uint64_t seen_ns) {
+  const wire::StampPlace place = wire::find_stamp(r.data, r.len);
+  if (place.offset == 0) return false;
+  const uint8_t* stamp = r.data + place.offset;
+  auto* entry = reinterpret_cast<ArrivalRecord*>(ring.entries + size_t(position % ring.count) * ring.entry_bytes);
+  *entry = ArrivalRecord{wire::load_le64(stamp), wire::load_le64(stamp + 8), seen_ns, r.len, 0};
+  return true;
+}
+
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
                               const uint32_t* stop_flag, BlockShared& sh) {
@@ -205,6 +223,8 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   // Poll: the burst is the leading run of done descriptors.
   const uint32_t idx = (ring.next + t) % ring.entries;
   const bool done = t < config.burst && (load_acquire_sys(&ring.descs[idx].wb.upper.status_error) & nic::IXGBE_RXD_STAT_DD);
+  // As the GPU sink: when this thread saw its frame's descriptor done.
+  const uint64_t seen_ns = done && config.one_way == OneWay::Rx ? global_timer_ns() : 0;
   if (t == 0) sh.ready = config.burst;
   __syncthreads();
   if (t < config.burst && !done) atomicMin(&sh.ready, t);
@@ -240,7 +260,11 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
 
   // Place: each packet's position among the burst's packets for the same output port.
   uint32_t dest = kNoPort;
-  if (t < n && r.verdict == nf::Verdict::Forward && r.out_port < plane.ports) dest = r.out_port;
+  const bool sink = config.one_way == OneWay::Rx;  // forwarded frames end here
+  if (t < n && r.verdict == nf::Verdict::Forward && r.out_port < plane.ports && !sink) dest = r.out_port;
+  const bool consumed = t < n && sink && r.verdict == nf::Verdict::Forward;
+  uint32_t arriving = 0, arrival_rank = 0;
+  if (sink) arrival_rank = block_rank(consumed, arriving, sh.warp_counts);  // the same branch for the whole block
   uint32_t rank = 0;
   for (uint32_t o = 0; o < plane.ports; ++o) {
     uint32_t total;
@@ -258,18 +282,36 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     }
     DevExceptionRing& exc = plane.exceptions;
     sh.exception_room = punted ? min(punted, exc.count - (exc.head_local - load_acquire_sys(exc.tail))) : 0;
+    DevExceptionRing& arr = plane.arrivals;
+    sh.arrival_room = arriving ? min(arriving, arr.count - (arr.head_local - load_acquire_sys(arr.tail))) : 0;
   }
   __syncthreads();
   if (dest != kNoPort) {
     DevTxRing& tx = plane.tx[dest];
     if (rank < sh.port_room[dest]) {
+      // Timing the tx side: the frame leaves the GPU now (the tail that hands it over follows
+      // this burst's fence, so the NIC reads the marked stamp).
+      if (config.one_way == OneWay::Tx)
+        wire::mark_departure(r.data, wire::find_stamp(r.data, r.len), host_time_ns(global_timer_ns(), config));
       write_tx_desc(tx, (sh.port_tail[dest] + rank) % tx.entries, r, config);
     } else {
       atomicAdd(&sh.stats[kTxFull], 1ull);
       free_slot(plane, reinterpret_cast<uint64_t>(r.data));
     }
   } else if (t < n) {
-    if (to_host) {
+    if (consumed) {
+      // A gap in the ring's entries would stall the host's reader, so an unstamped frame takes
+      // its entry too, marked by length 0.
+      if (arrival_rank < sh.arrival_room) {
+        const uint32_t position = plane.arrivals.head_local + arrival_rank;
+        if (!note_arrival(plane.arrivals, position, r, host_time_ns(seen_ns, config)))
+          *reinterpret_cast<ArrivalRecord*>(plane.arrivals.entries + size_t(position % plane.arrivals.count) *
+                                                                         plane.arrivals.entry_bytes) = ArrivalRecord{};
+      } else {
+        atomicAdd(&sh.stats[kUnrecorded], 1ull);
+      }
+      atomicAdd(&sh.stats[kConsumed], 1ull);
+    } else if (to_host) {
       if (host_rank < sh.exception_room) {
         copy_to_exception(plane.exceptions, plane.exceptions.head_local + host_rank, r);
         atomicAdd(&sh.stats[kToHost], 1ull);
@@ -298,6 +340,10 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     if (sh.exception_room) {
       plane.exceptions.head_local += sh.exception_room;
       publish_after_barrier(plane.exceptions.head, plane.exceptions.head_local);
+    }
+    if (sh.arrival_room) {
+      plane.arrivals.head_local += sh.arrival_room;
+      publish_after_barrier(plane.arrivals.head, plane.arrivals.head_local);
     }
     ring.next = (ring.next + n) % ring.entries;
     if (ring.unpublished == 0) ring.unpublished_since_ns = now;

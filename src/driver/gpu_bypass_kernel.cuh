@@ -8,7 +8,8 @@
 //   NF     each thread runs the NF chain on its packet;
 //   place  forwarded packets go to tx queue q of their output port, in arrival order (a block-wide
 //          prefix count gives each packet its place); drops and failures free their slot; frames for
-//          the host are copied into the plane's exception ring;
+//          the host are copied into the plane's exception ring; with one_way = rx the GPU is the
+//          sink: forwarded packets are noted in the plane's arrival ring and consumed;
 //   commit thread 0 advances the rings and writes RDT/TDT as the tail-batching rule allows.
 // Completed tx descriptors give their slots back at the top of every round.
 #pragma once
@@ -19,6 +20,7 @@
 #include "driver/options.h"
 #include "nf/chain.h"
 #include "nic/ixgbe_desc.h"
+#include "wire/stamp.h"
 
 namespace gnf::driver::bypass {
 
@@ -68,11 +70,23 @@ struct DevExceptionRing {
   uint32_t head_local;  // the GPU's copy of head
 };
 
+// One entry of the arrival ring (one_way = rx, same protocol as the exception ring): a frame the
+// GPU consumed as the sink, with when it saw the frame's descriptor done, on the host's clock.
+struct ArrivalRecord {
+  uint64_t flow_seq;
+  uint64_t send_time_ns;
+  uint64_t seen_ns;
+  uint32_t len;
+  uint32_t reserved;
+};
+static_assert(sizeof(ArrivalRecord) == 32);
+
 struct DevPlane {
   DevRxRing rx[nf::kMaxPorts];
   DevTxRing tx[nf::kMaxPorts];
   DevPool pool[nf::kMaxPorts];
   DevExceptionRing exceptions;
+  DevExceptionRing arrivals;  // entries are ArrivalRecords; none without one_way = rx
   uint32_t ports;
 };
 
@@ -86,10 +100,16 @@ struct KernelConfig {
   uint64_t tail_timeout_ns;
   TxCompletion tx_completion;
   bool tx_full_wait;
+  OneWay one_way;
+  const int64_t* host_minus_gpu_ns;  // GPU memory (GpuClock): host time = global timer + this
 };
 
 // What the kernel publishes per plane, in the order of GpuPlaneCounters' first fields.
-enum Stat { kRx, kTx, kNfDrops, kToHost, kToHostOverflow, kTxFull, kBadPort, kAllocFail, kTails, kStatCount };
+// kConsumed: frames the GPU took in as a one-way sink; kUnrecorded: those of them whose arrival
+// found the arrival ring full (not measured).
+enum Stat {
+  kRx, kTx, kNfDrops, kToHost, kToHostOverflow, kTxFull, kBadPort, kAllocFail, kTails, kConsumed, kUnrecorded, kStatCount
+};
 
 __global__ void bypass_kernel(DevPlane* planes, uint64_t* counters, uint32_t counters_stride, nf::NfChainView chain,
                               uint32_t* stop_flag, KernelConfig config);

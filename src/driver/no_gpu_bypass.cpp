@@ -14,6 +14,8 @@ void GpuBypass::start() {}
 void GpuBypass::stop() {}
 bool GpuBypass::running() const { return false; }
 std::vector<HostFrame> GpuBypass::take_exceptions() { return {}; }
+std::vector<GpuArrival> GpuBypass::take_arrivals() { return {}; }
+std::optional<GpuClockStats> GpuBypass::clock_stats() const { return std::nullopt; }
 GpuPlaneCounters GpuBypass::totals() const { return {}; }
 std::vector<SlotAudit> GpuBypass::audit() const { return {}; }
 nic::PortRegs* alloc_pinned_port_regs() { return nullptr; }

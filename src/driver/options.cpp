@@ -20,6 +20,11 @@ const std::pair<StagedMode, const char*> kStagedModes[] = {
     {StagedMode::Copy, "copy"},
     {StagedMode::Persistent, "persistent"},
 };
+const std::pair<OneWay, const char*> kOneWays[] = {
+    {OneWay::Off, "off"},
+    {OneWay::Rx, "rx"},
+    {OneWay::Tx, "tx"},
+};
 
 template <typename Mode, size_t N>
 const char* name_of(const std::pair<Mode, const char*> (&table)[N], Mode mode) {
@@ -51,5 +56,9 @@ std::vector<std::string> tx_completion_names() { return names_of(kTxCompletions)
 const char* staged_mode_name(StagedMode m) { return name_of(kStagedModes, m); }
 StagedMode staged_mode_from_name(const std::string& name) { return from_name(kStagedModes, name); }
 std::vector<std::string> staged_mode_names() { return names_of(kStagedModes); }
+
+const char* one_way_name(OneWay w) { return name_of(kOneWays, w); }
+OneWay one_way_from_name(const std::string& name) { return from_name(kOneWays, name); }
+std::vector<std::string> one_way_names() { return names_of(kOneWays); }
 
 }  // namespace gnf::driver

@@ -20,6 +20,13 @@ enum class TxCompletion : uint8_t {
 // How the staged path gets a burst to the GPU and back (gpu_nf_runner.h).
 enum class StagedMode : uint8_t { ZeroCopy, Copy, Persistent };
 
+// One-way measurements on the bypass path (the FPGA paper's scenario 4, SEEDS.md 2): which side
+// of the GPU is timed. Rx: the GPU is the sink; it notes when it saw each frame (its global timer
+// on the host's clock, gpu_clock.h) and consumes the frame instead of sending it. Tx: the GPU
+// writes the time it hands each frame to the NIC into the frame's stamp, and the wire's sink
+// times the frame from there.
+enum class OneWay : uint8_t { Off, Rx, Tx };
+
 struct DriverOptions {
   uint32_t rx_ring_size = 512;  // descriptors; a multiple of 8 (RDLEN must be a multiple of 128 B)
   uint32_t tx_ring_size = 512;
@@ -42,6 +49,7 @@ struct DriverOptions {
   // (the driver receives the next bursts meanwhile; they complete in order).
   StagedMode staged_mode = StagedMode::ZeroCopy;
   uint32_t staged_depth = 4;
+  OneWay one_way = OneWay::Off;
 
   uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }
   // These options with Auto resolved for a path whose driver runs on the GPU or not.
@@ -62,5 +70,8 @@ std::vector<std::string> tx_completion_names();
 const char* staged_mode_name(StagedMode m);
 StagedMode staged_mode_from_name(const std::string& name);
 std::vector<std::string> staged_mode_names();
+const char* one_way_name(OneWay w);
+OneWay one_way_from_name(const std::string& name);
+std::vector<std::string> one_way_names();
 
 }  // namespace gnf::driver

@@ -48,7 +48,8 @@ uint64_t Snapshot::offered() const {
 }
 
 uint64_t Snapshot::accounted() const {
-  uint64_t n = driver.nf_drops + driver.to_host + driver.to_host_overflow + driver.tx_ring_full + driver.bad_out_port;
+  uint64_t n = driver.nf_drops + driver.to_host + driver.to_host_overflow + driver.tx_ring_full + driver.bad_out_port +
+               driver.gpu_sink;
   for (const auto& p : ports)
     n += p.tx_packets + p.tx_bad_desc + p.tx_overrun + p.rx_missed + p.rx_runt + p.rx_oversize + p.rx_no_desc_drop +
          p.rx_buffer_too_small + p.rx_queue_disabled;
@@ -102,6 +103,7 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   if (calibrate) return;  // the ports loop back: no driver
   if (bypass) {
     bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->view());
+    if (config_.driver.one_way == driver::OneWay::Rx) gpu_sink_ = std::make_unique<wire::MeasuringSink>();
   } else {
     for (uint16_t q = 0; q < queues; ++q)
       planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view(), staged));
@@ -128,6 +130,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
     // Before any thread runs: the sinks and generators are theirs from then on.
     wire::MeasuredWindow window{now + warmup_ns, window_ns};
     for (auto& sink : sinks_) sink->set_window(window);
+    if (gpu_sink_) gpu_sink_->set_window(window);
     for (wire::Generator* g : generators_) g->set_window(window);
   }
   for (auto& port : ports_) port->start(now);
@@ -179,6 +182,8 @@ void Pipeline::slow_path_loop() {
       for (auto& f : frames) host_queue_.push_back(std::move(f));
       while (host_queue_.size() > kHostQueueDepth) host_queue_.pop_front();
     }
+    if (gpu_sink_)
+      for (const driver::GpuArrival& a : bypass_->take_arrivals()) gpu_sink_->deliver_stamp(a.stamp, a.len, a.seen_ns);
     if (!last) std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
 }
@@ -269,7 +274,8 @@ bool Pipeline::drained() const {
     nic_tx += p.tx_packets + p.tx_bad_desc + p.tx_overrun;
   }
   const DriverStats& d = s.driver;
-  uint64_t driver_done = d.tx_packets + d.nf_drops + d.to_host + d.to_host_overflow + d.tx_ring_full + d.bad_out_port;
+  uint64_t driver_done =
+      d.tx_packets + d.nf_drops + d.to_host + d.to_host_overflow + d.tx_ring_full + d.bad_out_port + d.gpu_sink;
   if (nic_rx != d.rx_packets || d.rx_packets != driver_done || d.tx_packets != nic_tx) return false;
   for (const auto& port : ports_)
     if (!port->tx_drained()) return false;
@@ -343,7 +349,8 @@ Snapshot Pipeline::snapshot() const {
   // plane's block of pinned memory. The CPU planes' counters add to them.
   const driver::GpuPlaneCounters gpu = bypass_ ? bypass_->totals() : driver::GpuPlaneCounters{};
   s.driver = DriverStats{gpu.rx_packets,   gpu.tx_packets,   gpu.nf_drops,       gpu.to_host,    gpu.to_host_overflow,
-                         gpu.tx_ring_full, gpu.bad_out_port, gpu.alloc_failures, gpu.tail_writes};
+                         gpu.tx_ring_full, gpu.bad_out_port, gpu.alloc_failures, gpu.tail_writes,
+                         gpu.consumed,     gpu.unrecorded};
   for (const auto& plane : planes_) {
     const driver::PlaneCounters& c = plane->counters();
     s.driver.rx_packets += c.rx_packets.get();
@@ -379,7 +386,12 @@ std::vector<driver::SlotAudit> Pipeline::audit() const {
 std::vector<wire::MeasureReport> Pipeline::measurements() const {
   std::vector<wire::MeasureReport> out;
   for (const auto& sink : sinks_) out.push_back(sink->report());
+  if (gpu_sink_) out.push_back(gpu_sink_->report());
   return out;
+}
+
+std::optional<driver::GpuClockStats> Pipeline::gpu_clock() const {
+  return bypass_ ? bypass_->clock_stats() : std::nullopt;
 }
 
 namespace {

@@ -50,6 +50,9 @@ struct PortStats {
 struct DriverStats {
   uint64_t rx_packets = 0, tx_packets = 0, nf_drops = 0, to_host = 0, to_host_overflow = 0;
   uint64_t tx_ring_full = 0, bad_out_port = 0, alloc_failures = 0, tail_writes = 0;
+  // driver.one_way = "rx": frames the GPU took in as the sink, and those of them it could not note
+  // (its arrival ring was full: they count as lost to the measurement).
+  uint64_t gpu_sink = 0, gpu_sink_unrecorded = 0;
 };
 
 struct NfStats {
@@ -91,8 +94,11 @@ class Pipeline {
   Snapshot snapshot() const;
   // Only after stop(): where every slot is, per plane.
   std::vector<driver::SlotAudit> audit() const;
-  // Per port: what its sink measured (stamped frames: latency, loss, reordering).
+  // Per port: what its sink measured (stamped frames: latency, loss, reordering); with
+  // driver.one_way = "rx" one more, last: what the GPU measured as the sink.
   std::vector<wire::MeasureReport> measurements() const;
+  // With driver.one_way set: how the GPU's clock was calibrated against the host's.
+  std::optional<driver::GpuClockStats> gpu_clock() const;
   // Frames sent per flow by all generators together (indexed by flow id), for loss accounting.
   std::vector<uint64_t> generated_per_flow() const;
   // Frames the NFs sent to the host (the slow path) since the last call: from the planes' exception
@@ -133,7 +139,8 @@ class Pipeline {
   };
   void nic_loop(std::vector<NicWork> work, size_t index);
   void driver_loop(std::vector<driver::Plane*> planes, size_t index);
-  // Bypass: moves frames from the GPU's exception rings into host_queue_.
+  // Bypass: moves frames from the GPU's exception rings into host_queue_, and the GPU sink's
+  // arrivals (one_way = rx) into gpu_sink_.
   void slow_path_loop();
 
   ctl::Config config_;
@@ -142,6 +149,7 @@ class Pipeline {
   std::vector<wire::Generator*> generators_;
   std::vector<std::unique_ptr<wire::PcapSink>> pcap_sinks_;
   std::vector<std::unique_ptr<wire::MeasuringSink>> sinks_;
+  std::unique_ptr<wire::MeasuringSink> gpu_sink_;  // one_way = rx; the slow path's thread feeds it
   // Register blocks in pinned host memory (bypass path); declared before the ports, which use them.
   struct PinnedRegs {
     PinnedRegs() : regs(driver::alloc_pinned_port_regs()) {}

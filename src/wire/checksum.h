@@ -7,17 +7,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "util/hd.h"
+
 namespace gnf::wire {
 
 // Adds the big-endian 16-bit words of p[0, n) to `sum`; an odd last byte is padded with zero.
-inline uint64_t checksum_add(uint64_t sum, const uint8_t* p, size_t n) {
+GNF_INLINE uint64_t checksum_add(uint64_t sum, const uint8_t* p, size_t n) {
   for (; n >= 2; p += 2, n -= 2) sum += uint32_t(p[0]) << 8 | p[1];
   if (n) sum += uint32_t(p[0]) << 8;
   return sum;
 }
 
 // Folds a sum to 16 bits and complements it: the value to write into the checksum field.
-inline uint16_t checksum_finish(uint64_t sum) {
+GNF_INLINE uint16_t checksum_finish(uint64_t sum) {
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   return uint16_t(~sum);
 }

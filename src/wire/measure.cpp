@@ -60,12 +60,16 @@ void MeasuringSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns)
     foreign_++;
     return;
   }
-  uint32_t flow_id = stamp->flow();
+  deliver_stamp(*stamp, len, time_ns);
+}
+
+void MeasuringSink::deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t time_ns) {
+  uint32_t flow_id = stamp.flow();
   if (flow_id >= flows_.size()) flows_.resize(flow_id + 1);
   if (!flows_[flow_id]) flows_[flow_id] = std::make_unique<Flow>(duplicate_window_);
   Flow& flow = *flows_[flow_id];
-  ReorderTracker::Verdict verdict = flow.order.arrive(stamp->seq());
-  if (window_ && !window_->contains(stamp->send_time_ns)) return;  // only the order history moved on
+  ReorderTracker::Verdict verdict = flow.order.arrive(stamp.seq());
+  if (window_ && !window_->contains(stamp.send_time_ns)) return;  // only the order history moved on
   if (verdict.order == ReorderTracker::Order::Duplicate) {
     flow.duplicates++;
     return;
@@ -77,13 +81,14 @@ void MeasuringSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns)
     flow.extent_sum += verdict.extent;
     flow.extent_max = std::max(flow.extent_max, verdict.extent);
   }
-  MeasureReport::Second* second = window_ ? &per_second_[window_->second_of(stamp->send_time_ns)] : nullptr;
+  MeasureReport::Second* second = window_ ? &per_second_[window_->second_of(stamp.send_time_ns)] : nullptr;
   if (second) second->received++;
-  if (time_ns < stamp->send_time_ns) {
+  const uint64_t origin = stamp.latency_origin_ns();
+  if (time_ns < origin) {
     clock_skew_++;
     return;
   }
-  uint64_t latency = time_ns - stamp->send_time_ns;
+  uint64_t latency = time_ns - origin;
   latency_.record(latency);
   if (second) second->latency.record(latency);
 }

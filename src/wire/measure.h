@@ -8,6 +8,7 @@
 
 #include "wire/latency_histogram.h"
 #include "wire/reorder_tracker.h"
+#include "wire/stamp.h"
 #include "wire/window.h"
 #include "wire/wire.h"
 
@@ -25,12 +26,13 @@ struct MeasureReport {
   uint64_t reordered = 0;   // RFC 4737 reordered frames
   uint64_t reorder_extent_max = 0;
   uint64_t reorder_extent_sum = 0;  // mean extent = sum / reordered
-  uint64_t clock_skew = 0;  // delivered before their send time: left out of `latency`
+  uint64_t clock_skew = 0;  // delivered before their latency origin: left out of `latency`
   // Indexed by flow id, up to the highest flow seen.
   std::vector<uint64_t> received_per_flow;
   std::vector<uint64_t> duplicates_per_flow;
   std::vector<uint64_t> reordered_per_flow;
-  // Last bit delivered minus scheduled first bit sent, for first copies.
+  // Last bit delivered minus scheduled first bit sent (minus the GPU's departure time for a stamp
+  // that carries one), for first copies.
   LatencyHistogram latency;
 
   // With a measured window only: by send second of the window (index 0 is its first second).
@@ -61,6 +63,9 @@ class MeasuringSink : public Sink {
   void set_window(const MeasuredWindow& window);
 
   void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override;
+  // As deliver(), for a frame of `len` bytes whose stamp was read elsewhere (the GPU as the sink
+  // of a one-way measurement reads it and reports when it saw the frame).
+  void deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t time_ns);
   void finish() override;
 
   MeasureReport report() const;

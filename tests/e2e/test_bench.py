@@ -27,7 +27,7 @@ SCHEMA = {
         "warmup_s": NUMBER, "duration_s": NUMBER,
         "driver": {"burst": int, "rx_ring": int, "tx_ring": int, "rx_tail_batch": int, "tx_tail_batch": int,
                    "tail_timeout_ns": int, "tx_completion": str, "tx_full": str, "drop_en": bool, "threads": int},
-        "nic_threads": int, "nic_dma": str,
+        "nic_threads": int, "nic_dma": str, "one_way": (type(None), str),
     },
     "result": {
         "sent": int, "on_schedule": bool, "received": int,
@@ -47,6 +47,7 @@ SCHEMA = {
                  "descriptor_bytes": {"to_memory": int, "from_memory": int}},
         "tail_writes_per_packet": NUMBER,
         "nic_model": {"late_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
+        "gpu_clock": (type(None), dict),
     },
     "summary": dict,
 }
@@ -204,7 +205,12 @@ def test_json_to_stdout_with_a_progress_bar_on_stderr(gnf):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--one-way", "rx"], "--one-way is not built yet"),
+    (["--one-way", "rx"], "--one-way: only the bypass path has a GPU side to time, and this trial's path is cpu"),
+    (["--one-way", "sideways"], "--one-way"),
+    (["--path", "bypass", "--one-way", "tx", "--size", 64],
+     "--one-way tx: a 64 B frame has no room behind its stamp for the GPU's departure time"),
+    (["--path", "bypass", "--one-way", "tx", "--ip", 6, "--size", 91],
+     "use frames of 92 B or more"),
     (["--staged-mode", "fast"], "--staged-mode"),
     (["--tx-writeback-fc", "--tx-completion", "head"], "--tx-writeback-fc: it means --tx-completion writeback"),
     (["--tx-completion", "none"], "driver.tx_completion: \"none\" (no tx flow control) is a bypass-path experiment"),

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "wire/frame_size.h"
 #include "wire/generator.h"
 #include "wire/measure.h"
 #include "wire/reorder_tracker.h"
@@ -182,6 +183,39 @@ TEST(MeasuringSink, LatencyIsDeliveryTimeMinusTheStampedSendTime) {
   EXPECT_DOUBLE_EQ(r.latency.mean(), 514.5);
   EXPECT_EQ(r.loss(g.sent_per_flow()), 0u);
   EXPECT_EQ(r.received_per_flow, (std::vector<uint64_t>{10, 10, 10}));
+}
+
+TEST(MeasuringSink, AGpuDepartureIsTheLatencyOriginAndTheSendTimeTheWindow) {
+  Generator g({.sizes = {128}, .rate_pps = 1e6, .count = 4});
+  MeasuringSink sink;
+  sink.set_window(MeasuredWindow{1'000'000, 2'000});  // the first two frames' send times
+  for (const Sent& s : generate(g, 1'000'000)) {
+    std::vector<uint8_t> f = s.bytes;
+    ASSERT_TRUE(mark_departure(f.data(), find_stamp(f.data(), uint32_t(f.size())), s.time_ns + 5'000));
+    sink.deliver(f.data(), uint32_t(f.size()), s.time_ns + 5'300);
+  }
+  MeasureReport r = sink.report();
+  EXPECT_EQ(r.received, 2u);  // departures at +5 µs fall outside the window; send times do not
+  EXPECT_EQ(r.latency.count(), 2u);
+  EXPECT_EQ(r.latency.min(), 300u);
+  EXPECT_EQ(r.latency.max(), 300u);
+}
+
+TEST(MeasuringSink, AStampDeliveredOnItsOwnCountsAsItsFrameWould) {
+  MeasuringSink sink;
+  sink.deliver_stamp(Stamp{Stamp::make_flow_seq(1, 0), 1000}, 300, 1700);
+  sink.deliver_stamp(Stamp{Stamp::make_flow_seq(1, 2), 1000}, 300, 1800);
+  sink.deliver_stamp(Stamp{Stamp::make_flow_seq(1, 1), 1000}, 300, 1900);
+  sink.deliver_stamp(Stamp{Stamp::make_flow_seq(1, 1), 1000}, 300, 1950);
+  sink.deliver_stamp(Stamp{Stamp::make_flow_seq(0, 0), 2000}, 300, 1999);
+  MeasureReport r = sink.report();
+  EXPECT_EQ(r.received, 4u);
+  EXPECT_EQ(r.reordered, 1u);
+  EXPECT_EQ(r.duplicates, 1u);
+  EXPECT_EQ(r.clock_skew, 1u);
+  EXPECT_EQ(r.received_bytes, 4u * l2_bytes(300));
+  EXPECT_EQ(r.latency.min(), 700u);
+  EXPECT_EQ(r.latency.max(), 900u);
 }
 
 TEST(MeasuringSink, FramesWithoutAStampAreForeignAndStillForwarded) {

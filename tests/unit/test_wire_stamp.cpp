@@ -105,6 +105,58 @@ TEST(Stamp, RandomGarbageDecodesToNothing) {
   }
 }
 
+// The UDP checksum of an IPv6 frame from scratch (RFC 8200 section 8.1): valid if it folds to 0.
+bool ipv6_udp_checksum_valid(const std::vector<uint8_t>& f) {
+  const uint8_t* ip = f.data() + 14;
+  const uint32_t udp_len = load_be16(ip + 4);
+  uint64_t sum = checksum_add(0, ip + 8, 32) + udp_len + net::kIpProtoUdp;
+  sum = checksum_add(sum, ip + 40, udp_len);
+  return checksum_finish(sum) == 0;
+}
+
+TEST(Stamp, ADepartureMovesTheLatencyOriginAndKeepsTheSendTime) {
+  for (int v : {4, 6}) {
+    std::vector<uint8_t> f = generated_frame(v, 128);
+    const Stamp before = *decode(f);
+    const StampPlace place = find_stamp(f.data(), uint32_t(f.size()));
+    ASSERT_TRUE(mark_departure(f.data(), place, 0x1122334455667788ull)) << "IPv" << v;
+    std::optional<Stamp> after = decode(f);
+    ASSERT_TRUE(after) << "IPv" << v;
+    EXPECT_EQ(after->flow_seq, before.flow_seq);
+    EXPECT_EQ(after->send_time_ns, before.send_time_ns);
+    EXPECT_EQ(after->departure_ns, 0x1122334455667788ull);
+    EXPECT_EQ(after->latency_origin_ns(), 0x1122334455667788ull);
+    EXPECT_EQ(before.latency_origin_ns(), before.send_time_ns);
+  }
+}
+
+TEST(Stamp, ADepartureKeepsTheIpv6UdpChecksumValid) {
+  std::vector<uint8_t> f = generated_frame(6, 200);
+  ASSERT_TRUE(ipv6_udp_checksum_valid(f));
+  for (uint64_t t : {0ull, 1ull, 0xffffffffffffffffull, 0x8000000000000001ull, 123456789012345ull}) {
+    ASSERT_TRUE(mark_departure(f.data(), find_stamp(f.data(), uint32_t(f.size())), t));
+    EXPECT_TRUE(ipv6_udp_checksum_valid(f)) << t;
+  }
+}
+
+TEST(Stamp, ADepartureLeavesAnIpv4DatagramWithoutChecksumWithout) {
+  std::vector<uint8_t> f = generated_frame(4, 128);
+  ASSERT_EQ(load_be16(f.data() + 40), 0);
+  ASSERT_TRUE(mark_departure(f.data(), find_stamp(f.data(), uint32_t(f.size())), 42));
+  EXPECT_EQ(load_be16(f.data() + 40), 0);
+}
+
+TEST(Stamp, NoRoomForADepartureLeavesTheFrameAlone) {
+  std::vector<uint8_t> f = generated_frame(4, 64);  // exactly a stamp's room
+  const std::vector<uint8_t> before = f;
+  EXPECT_FALSE(mark_departure(f.data(), find_stamp(f.data(), uint32_t(f.size())), 42));
+  EXPECT_EQ(f, before);
+  EXPECT_FALSE(mark_departure(f.data(), StampPlace{}, 42));
+  // A 0x6e67 stamp whose extension does not fit is not a stamp.
+  store_le16(f.data() + 42 + 16, kStampMagicDeparted);
+  EXPECT_FALSE(decode(f));
+}
+
 // Valid headers with random damage reach every branch of the parser; the result may be
 // anything, but the parser must stay inside the frame (run under -DGNF_SANITIZE=ON to check).
 TEST(Stamp, DamagedFramesAreParsedWithinTheirBounds) {

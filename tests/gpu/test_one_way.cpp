@@ -1,0 +1,97 @@
+// One-way measurements on the bypass path (driver.one_way): the GPU as the sink (rx) and the
+// GPU's departure time in the stamp (tx). Every frame is still accounted for, and each side's
+// delay is shorter than the whole path's.
+#include <cstdio>
+
+#include "gpu_rig.h"
+
+using namespace gnf;
+using namespace gnf::test;
+
+namespace {
+
+constexpr uint64_t kFrames = 200'000;
+
+ctl::Config one_way_config(driver::OneWay way) {
+  ctl::Config c = two_ports(ctl::PathKind::Bypass, 2, kFrames, 1.0, 64);
+  c.ports[0].source.generator.sizes = {300};
+  c.driver.one_way = way;
+  return c;
+}
+
+uint64_t nic_drops(const path::Snapshot& s) {
+  uint64_t n = s.driver.tx_ring_full;
+  for (const path::PortStats& p : s.ports) n += p.rx_missed + p.rx_no_desc_drop;
+  return n;
+}
+
+struct Outcome {
+  wire::MeasureReport measured;  // the GPU sink's (rx) or the out port's
+  path::Snapshot snapshot;
+};
+
+Outcome run(driver::OneWay way) {
+  path::Pipeline pipeline(one_way_config(way));
+  EXPECT_TRUE(run_to_end(pipeline)) << driver::one_way_name(way);
+  Outcome o;
+  o.snapshot = pipeline.snapshot();
+  auto reports = pipeline.measurements();
+  EXPECT_EQ(reports.size(), way == driver::OneWay::Rx ? 3u : 2u);
+  o.measured = reports.back();
+  if (way == driver::OneWay::Rx) {
+    EXPECT_EQ(reports[1].received, 0u) << "the GPU sink sent frames on";
+  }
+  EXPECT_EQ(o.snapshot.offered(), o.snapshot.accounted()) << driver::one_way_name(way);
+  expect_slots_consistent(pipeline, driver::one_way_name(way));
+  if (way != driver::OneWay::Off) {
+    std::optional<driver::GpuClockStats> clock = pipeline.gpu_clock();
+    EXPECT_TRUE(clock);
+    if (clock) {
+      EXPECT_LT(clock->worst_uncertainty_ns, 50'000u);
+    }
+  }
+  const wire::MeasureReport& m = o.measured;
+  std::printf("one-way %s: %llu measured, %llu dropped, latency min %llu p50 %llu p99 %llu ns, clock skew %llu\n",
+              driver::one_way_name(way), (unsigned long long)m.received, (unsigned long long)nic_drops(o.snapshot),
+              (unsigned long long)m.latency.min(), (unsigned long long)m.latency.percentile(50),
+              (unsigned long long)m.latency.percentile(99), (unsigned long long)m.clock_skew);
+  return o;
+}
+
+}  // namespace
+
+TEST(OneWay, RxTheGpuIsTheSinkAndNotesEveryFrameItTakesIn) {
+  GNF_REQUIRE_GPU();
+  const Outcome rx = run(driver::OneWay::Rx);
+  const path::Snapshot& s = rx.snapshot;
+  EXPECT_EQ(s.driver.gpu_sink, s.driver.rx_packets);
+  EXPECT_EQ(s.driver.gpu_sink_unrecorded, 0u);
+  EXPECT_EQ(s.driver.tx_packets, 0u);
+  EXPECT_EQ(rx.measured.received + nic_drops(s), kFrames);
+  EXPECT_EQ(rx.measured.reordered, 0u);
+  EXPECT_EQ(rx.measured.duplicates, 0u);
+  EXPECT_EQ(rx.measured.clock_skew, 0u) << "the GPU saw frames before they were sent: the clock is off";
+  EXPECT_GT(rx.measured.latency.min(), 0u);
+}
+
+TEST(OneWay, TxFramesCarryTheirDepartureAndEveryOneArrives) {
+  GNF_REQUIRE_GPU();
+  const Outcome tx = run(driver::OneWay::Tx);
+  EXPECT_EQ(tx.measured.received + nic_drops(tx.snapshot), kFrames);
+  EXPECT_EQ(tx.measured.reordered, 0u);
+  EXPECT_EQ(tx.measured.clock_skew, 0u) << "frames arrived before the GPU handed them over: the clock is off";
+  EXPECT_GT(tx.measured.latency.min(), 0u);
+}
+
+// The same frames, timed from the wire to the GPU, from the GPU to the wire and end to end: each
+// side alone is shorter than the whole (a clock offset off by more than a side would break this).
+TEST(OneWay, EachSideTakesLessThanTheWholePath) {
+  GNF_REQUIRE_GPU();
+  const uint64_t whole = run(driver::OneWay::Off).measured.latency.percentile(50);
+  const uint64_t rx = run(driver::OneWay::Rx).measured.latency.percentile(50);
+  const uint64_t tx = run(driver::OneWay::Tx).measured.latency.percentile(50);
+  EXPECT_LT(rx, whole);
+  EXPECT_LT(tx, whole);
+  EXPECT_GT(rx, 0u);
+  EXPECT_GT(tx, 0u);
+}
