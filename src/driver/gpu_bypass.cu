@@ -129,12 +129,12 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
     plane.ports = n_ports;
     uint8_t* exc = m.pinned.data() + counters_bytes + kAlign + q * per_plane_pinned;
     plane.exceptions = DevExceptionRing{exc + 2 * kAlign, reinterpret_cast<uint32_t*>(exc),
-                                        reinterpret_cast<uint32_t*>(exc + kAlign), kExceptionRingEntries, entry_bytes, 0};
+                                        reinterpret_cast<uint32_t*>(exc + kAlign), kExceptionRingEntries, entry_bytes, 0, 0};
     m.exceptions.push_back(plane.exceptions);
     uint8_t* arr = exc + align_up(exception_bytes);
     plane.arrivals = DevExceptionRing{arr + 2 * kAlign, reinterpret_cast<uint32_t*>(arr),
                                       reinterpret_cast<uint32_t*>(arr + kAlign), arrival_entries,
-                                      uint32_t(sizeof(ArrivalRecord)), 0};
+                                      uint32_t(sizeof(ArrivalRecord)), 0, 0};
     m.arrivals.push_back(plane.arrivals);
     for (uint32_t p = 0; p < n_ports; ++p) {
       uint8_t* at = base + p * per_port;

@@ -182,6 +182,14 @@ __device__ void write_tx_desc(DevTxRing& tx, uint32_t index, const nf::PacketRef
   tx.slots[index] = d.read.buffer_addr;
 }
 
+// Thread 0: entries free for up to `wanted` frames in a host-bound ring. The host's tail is read
+// again (across PCIe, a microsecond or two) only when the tail last seen leaves too little room.
+__device__ uint32_t room_for(DevExceptionRing& ring, uint32_t wanted) {
+  if (wanted == 0) return 0;
+  if (ring.count - (ring.head_local - ring.tail_seen) < wanted) ring.tail_seen = load_acquire_sys(ring.tail);
+  return min(wanted, ring.count - (ring.head_local - ring.tail_seen));
+}
+
 // One thread copies its frame into exception entry `position` (pinned host memory: these stores
 // cross PCIe, which is why only punted frames take this way).
 __device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, const nf::PacketRef& r) {
@@ -280,10 +288,8 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
       sh.port_tail[o] = plane.tx[o].tail;
       if (sh.port_room[o]) sh.port_room[o] = make_room(plane, o, sh.port_room[o], config, stop_flag, sh);
     }
-    DevExceptionRing& exc = plane.exceptions;
-    sh.exception_room = punted ? min(punted, exc.count - (exc.head_local - load_acquire_sys(exc.tail))) : 0;
-    DevExceptionRing& arr = plane.arrivals;
-    sh.arrival_room = arriving ? min(arriving, arr.count - (arr.head_local - load_acquire_sys(arr.tail))) : 0;
+    sh.exception_room = room_for(plane.exceptions, punted);
+    sh.arrival_room = room_for(plane.arrivals, arriving);
   }
   __syncthreads();
   if (dest != kNoPort) {

@@ -68,6 +68,7 @@ struct DevExceptionRing {
   uint32_t count;
   uint32_t entry_bytes;
   uint32_t head_local;  // the GPU's copy of head
+  uint32_t tail_seen;   // the host's tail as last read: reading it costs a PCIe round trip
 };
 
 // One entry of the arrival ring (one_way = rx, same protocol as the exception ring): a frame the

@@ -317,6 +317,10 @@ bool Port::transmit(uint64_t now_ps) {
     }
   }
   tx_dma_.read_packets(packet_reads_.data(), uint32_t(packet_reads_.size()));
+  // No first bit leaves before its packet is in the NIC: the line starts from when the reads
+  // returned, not from when this round began (the DMA round trips between can be microseconds
+  // on GPU memory, and a GPU that timed its hand-over would otherwise see frames leave before it).
+  const uint64_t fetched_ps = clock_ns_ ? std::max(now_ps, clock_ns_() * 1000) : now_ps;
 
   bool moved = false;
   const PacketRead* next_read = packet_reads_.data();
@@ -326,7 +330,7 @@ bool Port::transmit(uint64_t now_ps) {
     for (uint32_t i = 0; i < f.taken; ++i) {
       const ixgbe_adv_tx_desc& d = tx_descs_[f.first_desc + i];
       if (tx_sendable_[f.first_desc + i]) {
-        uint64_t done_ps = tx_line_.transmit(next_read->len, now_ps);
+        uint64_t done_ps = tx_line_.transmit(next_read->len, fetched_ps);
         if (sink_) sink_->deliver(next_read->dst, next_read->len, done_ps / 1000);
         counters_.tx_good_packets.add();
         counters_.tx_good_bytes.add(wire::l2_bytes(next_read->len));

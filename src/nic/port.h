@@ -104,6 +104,10 @@ class Port {
 
   // Starts the wire clocks and the source at `now_ns`.
   void start(uint64_t now_ns);
+  // The clock a running dataplane polls with (CLOCK_MONOTONIC ns). With one, a frame's first bit
+  // leaves no earlier than when its packet read returned, however long the DMA took; without
+  // (tests that set the time themselves), the round's time stands for both.
+  void set_clock(uint64_t (*clock_ns)()) { clock_ns_ = clock_ns; }
   // One round of NIC work at time `now_ns`. Returns true if anything moved.
   bool poll(uint64_t now_ns) {
     bool moved = poll_rx(now_ns);
@@ -123,6 +127,7 @@ class Port {
   bool tx_drained() const;
 
  private:
+  uint64_t (*clock_ns_)() = nullptr;
   bool admit_arrivals(uint64_t now_ps);
   void record_lag(uint64_t lag_ps);
   bool dma_to_rx_rings();

@@ -133,7 +133,10 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
     if (gpu_sink_) gpu_sink_->set_window(window);
     for (wire::Generator* g : generators_) g->set_window(window);
   }
-  for (auto& port : ports_) port->start(now);
+  for (auto& port : ports_) {
+    port->set_clock(&now_ns);
+    port->start(now);
+  }
 
   // Work items: each port's rx side, then each port's tx side, dealt out round robin. A
   // looped-back port's rx side drives its tx line too.

@@ -3,7 +3,6 @@
 #pragma once
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -48,15 +47,6 @@ inline ctl::Config::GpuDma test_gpu_dma() {
   return env && std::string(env) == "copy-engine" ? ctl::Config::GpuDma::CopyEngine : ctl::Config::GpuDma::Sm;
 }
 
-// GNF_TEST_FRAMES_DIVISOR=N sends a tenth, a twentieth... of the frames: for runs under
-// compute-sanitizer, where kernels are a hundred times slower. Tests that count exact frame
-// numbers are not meant to run with it (scripts/gpu-tests.sh sets it for its sanitize filter only).
-inline uint64_t scaled_frames(uint64_t count) {
-  const char* env = std::getenv("GNF_TEST_FRAMES_DIVISOR");
-  const uint64_t divisor = env ? std::strtoull(env, nullptr, 10) : 1;
-  return divisor > 1 ? std::max<uint64_t>(1, count / divisor) : count;
-}
-
 // Port "in" (with a generator) and port "out", `queues` queues each, l2fwd pairs.
 inline ctl::Config two_ports(ctl::PathKind path, int queues, uint64_t count, double rate_gbps, uint32_t flows = 256) {
   ctl::Config c;
@@ -72,7 +62,7 @@ inline ctl::Config two_ports(ctl::PathKind path, int queues, uint64_t count, dou
   wire::GeneratorOptions& g = c.ports[0].source.generator;
   c.ports[0].source.kind = ctl::SourceSpec::Kind::Generator;
   g.flows = flows;
-  g.count = scaled_frames(count);
+  g.count = count;
   g.rate_gbps_l1 = rate_gbps;
   c.nfs.push_back(l2fwd("pairs", "rewrite"));
   return c;

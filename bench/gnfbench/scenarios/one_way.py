@@ -27,10 +27,15 @@ class OneWay(Scenario):
     def run(self, ctx):
         o = ctx.options
         size = o.sizes[0]
-        offered = common.offered_knobs(o, load=50)
+        # One-way delays are the path's own, without queueing: a low load by default. (As the sink
+        # the GPU writes 32 B per frame across PCIe, which at higher loads slows its polling.)
+        offered = common.offered_knobs(o, load=1)
         ctx.report.method += [common.describe_common(ctx), (
-            "Offered load: %s at %d B. `--one-way rx`: the GPU receives and is the sink; `--one-way tx`: the GPU "
-            "is the source; latency is what `gnf bench` measures for that direction (bench/SCHEMA.md)." % (
+            "Offered load: %s at %d B. `--one-way rx`: the GPU is the sink and notes when it saw each frame's "
+            "descriptor done (its global timer put on the host clock, recalibrated every 10 ms; the offset's "
+            "uncertainty is in the trials' `result.gpu_clock`); `--one-way tx`: the GPU writes the time it hands "
+            "each frame to the NIC behind the stamp and the sink times the frame from there (the rx side runs "
+            "untimed). rx + tx is port to port. bench/SCHEMA.md has the details." % (
                 common.offered_text(offered), size))]
         series, cdf = [], {}
         for path in o.paths:
