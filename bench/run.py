@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs one benchmark scenario of gnf and writes its report: bench/run.py SCENARIO [options].
 
-Scenarios: rings, tail-batching, writeback, paths, one-way, sweep, calibrate (bench/README.md).
+Scenarios: rings, tail-batching, writeback, paths, one-way, matrix, staged-modes, sweep, calibrate
+(bench/README.md).
 """
 import os
 import sys

@@ -6,14 +6,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+import matplotlib.ticker  # noqa: E402
 
 from . import rates, stats  # noqa: E402
 
 DPI = 110
 
 
-def _save(fig, folder, name):
-    fig.tight_layout()
+def _save(fig, folder, name, rect=None):
+    fig.tight_layout(rect=rect)  # rect: the part the axes may fill (room for a figure legend)
     fig.savefig(os.path.join(folder, name), dpi=DPI)
     plt.close(fig)
     return name
@@ -121,3 +122,83 @@ def box_over_repetitions(folder, name, groups, ylabel, title):
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
     return _save(fig, folder, name)
+
+
+def ndr_vs_rings(folder, name, panels, speed_gbps, title):
+    """panels: {size: {label: [(rings, Spread of pps), ...]}}: one panel per frame size, NDR against
+    the ring count, one line per label, the size's line rate dashed; bars span min..max."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels) + 1, 4.2), squeeze=False)
+    for ax, (size, series) in zip(axes[0], panels.items()):
+        rings = sorted({r for points in series.values() for r, _ in points})
+        ax.axhline(rates.line_rate_pps(speed_gbps, size) / 1e6, color="k", ls="--", lw=1,
+                   label="line rate %g Gbit/s (L1)" % speed_gbps)
+        for label, points in series.items():
+            measured = [(r, sp) for r, sp in points if sp.n]
+            if not measured:
+                continue
+            # Ring counts as categories: they double, so equal steps read as log2.
+            x = [rings.index(r) for r, _ in measured]
+            err = [[(sp.median - sp.min) / 1e6 for _, sp in measured],
+                   [(sp.max - sp.median) / 1e6 for _, sp in measured]]
+            ax.errorbar(x, [sp.median / 1e6 for _, sp in measured], yerr=err, marker="o", capsize=3, label=label)
+        ax.set_xticks(range(len(rings)))
+        ax.set_xticklabels([str(r) for r in rings])
+        ax.set_xlabel("rings (rx/tx queue pairs per port)")
+        ax.set_ylabel("NDR Mpps")
+        ax.set_ylim(bottom=0)
+        ax.set_title(rates.size_label(size))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title)
+    return _save(fig, folder, name)
+
+
+def latency_bars(folder, name, panels, title, goal_us=None):
+    """panels: {panel title: [(group label, {series label: (p50 ns, p99 ns)}, floor p50 ns or None)]}.
+
+    Per group, one bar per series: p99 pale, p50 solid in front of it (p99 >= p50); the group's
+    calibration floor p50 as a dashed grey line across it; goal_us: {panel title: µs} dotted.
+    """
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(5.0, 3.8 * len(panels) + 1), 5), squeeze=False)
+    series = []
+    for groups in panels.values():
+        for _, values, _ in groups:
+            series += [s for s in values if s not in series]
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    width = 0.8 / max(1, len(series))
+    handles = {}
+    drawn_us = [v / 1e3 for groups in panels.values() for _, values, floor in groups
+                for v in [x for pair in values.values() for x in pair] + [floor] if v]
+    drawn_us += list((goal_us or {}).values())
+    for ax, (panel, groups) in zip(axes[0], panels.items()):
+        for g, (_, values, floor) in enumerate(groups):
+            for s, label in enumerate(series):
+                p50, p99 = values.get(label, (None, None))
+                if p50 is None:
+                    continue
+                x = g - 0.4 + width * (s + 0.5)
+                color = colors[s % len(colors)]
+                handles[label + " p99"] = ax.bar(x, p99 / 1e3, width, color=color, alpha=0.35)
+                handles[label + " p50"] = ax.bar(x, p50 / 1e3, width, color=color)
+            if floor is not None:
+                handles["calibration floor p50"] = ax.hlines(floor / 1e3, g - 0.45, g + 0.45, colors="grey",
+                                                             linestyles="--")
+        if goal_us and panel in goal_us:
+            handles["goal p50 ≤ %g µs" % goal_us[panel]] = ax.axhline(goal_us[panel], color="red", ls=":", lw=1)
+        ax.set_xticks(range(len(groups)))
+        ax.set_xticklabels([group for group, _, _ in groups], fontsize=8)
+        # Log: paths differ by orders of magnitude. Bars have no lower end on a log axis, so the
+        # range is set here, the same in every panel; µs as plain numbers.
+        ax.set_yscale("log")
+        if drawn_us:
+            ax.set_ylim(min(drawn_us) / 2, max(drawn_us) * 2)
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: "%g" % v))
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_ylabel("latency at low load (µs)")
+        ax.set_title(panel)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    if handles:
+        fig.legend(list(handles.values()), list(handles.keys()), fontsize=7, ncol=4, loc="lower center")
+    fig.suptitle(title)
+    return _save(fig, folder, name, rect=(0, 0.12, 1, 1))

@@ -135,6 +135,17 @@ def ndr_and_pdr(measure, max_rate_pps, resolution_pps, pdr_tolerance=0.001, veri
     return ndr_result, pdr_result
 
 
+def expected_trials(max_rate_pps, resolution_pps, verify=True):
+    """Trials of one search() from scratch when the maximum fails and something below it passes:
+    the maximum, the halvings of [0, maximum] down to the resolution, and the verification. A
+    maximum that passes takes fewer (it and its verification), a failed verification more."""
+    halvings, width = 0, max_rate_pps
+    while width > resolution_pps:  # as search(): each trial halves the bracket exactly
+        width /= 2
+        halvings += 1
+    return 1 + halvings + (1 if verify else 0)
+
+
 def resolution_pps(text, line_rate_pps):
     """"1%" -> 1 % of line rate in pps; "50000" -> 50000 pps."""
     text = str(text).strip()

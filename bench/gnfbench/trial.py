@@ -148,6 +148,14 @@ class Trial:
         """The generator sent its whole schedule in real time (SCHEMA.md): the load was offered."""
         return self.result.get("on_schedule", True)
 
+    @property
+    def late_frames(self):
+        """Frames the NIC model took off the wire late (SCHEMA.md, `result.nic_model`); 0 if not reported.
+
+        SCHEMA.md counts a trial with late frames as proving nothing about the path; the search does
+        not (yet) fail it: on the H100 VM every trial had some. Scenarios show them beside rates."""
+        return (self.result.get("nic_model") or {}).get("late_frames", 0)
+
 
 class Runner:
     """Runs trials into `folder`/trials/, numbered in the order they ran, and keeps them all."""

@@ -14,8 +14,8 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "bench"))  # gnfbench, whatever the rootdir
 
 FAKE_GNF = os.path.join(HERE, "fake_gnf.py")
-FAKE_ENV = ("FAKE_GNF_CAPACITY_PPS", "FAKE_GNF_NO_GPU", "FAKE_GNF_REFUSE", "FAKE_GNF_EXIT", "FAKE_GNF_BAD_SCHEMA",
-            "FAKE_GNF_LOG")
+FAKE_ENV = ("FAKE_GNF_CAPACITY_PPS", "FAKE_GNF_CAPACITY_SCALE", "FAKE_GNF_LATE_ABOVE_PPS", "FAKE_GNF_NO_GPU",
+            "FAKE_GNF_REFUSE", "FAKE_GNF_EXIT", "FAKE_GNF_BAD_SCHEMA", "FAKE_GNF_LOG")
 
 
 def pytest_addoption(parser):
@@ -49,15 +49,19 @@ class FakeGnf:
         return [json.loads(line) for line in self.log.read_text().splitlines()]
 
 
-@pytest.fixture
-def fake_gnf(monkeypatch, tmp_path):
+def make_fake_gnf(monkeypatch, folder):
+    """A FakeGnf in `folder` (made here) with none of the FAKE_GNF_* knobs set, logging its calls."""
     for name in FAKE_ENV:
         monkeypatch.delenv(name, raising=False)
-    folder = tmp_path / "fake"
     folder.mkdir()
     fake = FakeGnf(monkeypatch, folder)
     monkeypatch.setenv("FAKE_GNF_LOG", str(fake.log))
     return fake
+
+
+@pytest.fixture
+def fake_gnf(monkeypatch, tmp_path):
+    return make_fake_gnf(monkeypatch, tmp_path / "fake")
 
 
 @pytest.fixture(scope="session")

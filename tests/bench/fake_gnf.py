@@ -4,7 +4,11 @@
 It parses exactly the flags SCHEMA.md lists (anything else is an error, as in the real binary),
 and writes schema-valid JSON at once (no waiting) whose numbers follow simple rules:
 - forwarded rate = min(offered, capacity), capacity = $FAKE_GNF_CAPACITY_PPS (default 1e6) per
-  queue, unlimited with --calibrate; loss = the rest, all at the NIC's rx buffer;
+  queue, unlimited with --calibrate, times $FAKE_GNF_CAPACITY_SCALE's factors for the path and the
+  staged mode ("bypass=4,staged=2,copy=0.5": staged in copy mode has 1x); loss = the rest, all at
+  the NIC's rx buffer;
+- the NIC model takes (offered - $FAKE_GNF_LATE_ABOVE_PPS) x duration frames off the wire late
+  when that is positive (`result.nic_model.late_frames`; never, by default), losing none of them;
 - latency: 100 values base + k * step, base = 2048 ns (calibrate) or 5120 ns (+ 50176 ns when
   overloaded), step = 128 ns x tail batch; reordering 1 % per extra queue on bypass without
   --tx-writeback-fc.
@@ -90,7 +94,12 @@ def main():
         offered = a.rate_gbps * 1e9 / 8 / (mean_size + 20)
     else:
         offered = line_pps * (100.0 if a.load is None else a.load) / 100
-    capacity = math.inf if a.calibrate else float(os.environ.get("FAKE_GNF_CAPACITY_PPS", "1e6")) * a.queues
+    scale = dict((k, float(v)) for k, v in (item.split("=") for item in
+                                           os.environ.get("FAKE_GNF_CAPACITY_SCALE", "").split(",") if item))
+    capacity = math.inf if a.calibrate else (float(os.environ.get("FAKE_GNF_CAPACITY_PPS", "1e6")) * a.queues
+                                             * scale.get(a.path, 1.0) * scale.get(a.staged_mode, 1.0))
+    late_above = float(os.environ.get("FAKE_GNF_LATE_ABOVE_PPS", "inf"))
+    late = int((offered - late_above) * a.duration) if offered > late_above else 0
     sent = int(offered * a.duration)
     received = int(min(offered, capacity) * a.duration)
     lost = sent - received
@@ -109,7 +118,7 @@ def main():
                   for t in range(seconds)]
     gpu = None if os.environ.get("FAKE_GNF_NO_GPU") else {
         "name": "Fake GPU", "driver": "1.0", "cuda_driver": 13000, "cuda_runtime": 13000, "memory_total_mib": 1024}
-    threads = a.driver_threads or a.queues
+    threads = 0 if path in ("bypass", "calibrate") else a.driver_threads or a.queues  # SCHEMA.md: none there
     doc = {
         "kind": "gnf-bench", "schema": 1, "gnf_version": "0.0.0-fake",
         "environment": {"hostname": "fakehost", "cpu_model": "Fake CPU", "cpu_cores": 2, "kernel": "Linux fake",
@@ -128,7 +137,7 @@ def main():
             "nic_threads": a.nic_threads or 1,
         },
         "result": {
-            "sent": sent, "received": received,
+            "sent": sent, "on_schedule": True, "received": received,
             "forwarded": {"pps": received / a.duration, "gbps_l1": received / a.duration * 8 * (mean_size + 20) / 1e9,
                           "gbps_l2": received / a.duration * 8 * mean_size / 1e9},
             "loss": {"count": lost, "ratio": lost / sent if sent else 0.0,
@@ -150,6 +159,7 @@ def main():
                      "packet_bytes": {"to_memory": 0, "from_memory": 0},
                      "descriptor_bytes": {"to_memory": 0, "from_memory": 0}},
             "tail_writes_per_packet": 2.0 / batch,
+            "nic_model": {"late_frames": late, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800},
         },
         "summary": {},
     }

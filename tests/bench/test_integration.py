@@ -1,5 +1,6 @@
-"""The harness against the real `gnf bench` (the CI check of the issue): a short calibration and a
-short cpu-path sweep each produce schema-valid trial JSON and a complete report with plots.
+"""The harness against the real `gnf bench` (the CI check of the issue): a short calibration, a
+short cpu-path sweep and a quick matrix each produce schema-valid trial JSON and a complete report
+with plots.
 
 Needs the gnf binary: --gnf=PATH or GNF_BIN (default <repo>/build/gnf); no GPU."""
 import json
@@ -51,3 +52,15 @@ def test_a_quick_cpu_sweep_with_the_real_gnf_searches_and_writes_a_report(real_g
     paths = {json.load(open(os.path.join(str(folder), t["json"])))["trial"]["path"] for t in rj["trials"]}
     assert paths == {"cpu", "calibrate"}
     assert (folder / "throughput_vs_size.png").exists() and (folder / "loss_vs_offered_0.png").exists()
+
+
+def test_a_quick_matrix_with_the_real_gnf_runs_each_ring_count_and_writes_a_report(real_gnf, tmp_path):
+    folder = run_py(real_gnf, tmp_path, "matrix")
+    md, rj = check_report(str(folder))
+    title = "64 B: NDR, its cost and latency at low load, per path and ring count"
+    rows = {(r[0], r[1]): r for r in tables(md)[title][1:]}
+    # As in the sweep above, the rate is the machine's; that each point was searched is asserted.
+    assert float(rows[("cpu", "1")][2]) >= 0 and float(rows[("cpu", "2")][2]) >= 0
+    docs = [json.load(open(os.path.join(str(folder), t["json"]))) for t in rj["trials"]]
+    assert {d["trial"]["queues"] for d in docs if d["trial"]["path"] == "cpu"} == {1, 2}
+    assert (folder / "ndr_vs_rings.png").exists() and (folder / "latency_low_load.png").exists()

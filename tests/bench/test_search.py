@@ -130,3 +130,19 @@ def test_halvings_match_log2_for_other_resolutions():
         r = search.search(device, LINE, LINE * res_pct / 100, search.NDR)
         # Line rate, then the halvings; nothing passed, so there is nothing to verify.
         assert r.new_trials == 1 + math.ceil(math.log2(100 / res_pct))
+
+
+@pytest.mark.parametrize("capacity", [1_000_000.0, 3_300_000.0, 14_000_000.0])  # each above LINE / 16
+@pytest.mark.parametrize("res_pct", [0.5, 1, 5, 10])
+@pytest.mark.parametrize("verify", [True, False])
+def test_expected_trials_is_the_count_of_a_search_whose_maximum_fails(capacity, res_pct, verify):
+    r = search.search(Device(capacity), LINE, LINE * res_pct / 100, search.NDR, verify=verify)
+    assert 0 < r.rate_pps < LINE
+    assert r.new_trials == search.expected_trials(LINE, LINE * res_pct / 100, verify=verify)
+
+
+def test_expected_trials_by_hand():
+    # 1 %: line rate, 7 halvings (1/128 < 1 % < 1/64), the verification
+    assert search.expected_trials(LINE, LINE / 100, verify=True) == 9
+    assert search.expected_trials(16e6, 1e6, verify=False) == 1 + 4
+    assert search.expected_trials(16e6, 0.99e6, verify=True) == 1 + 5 + 1

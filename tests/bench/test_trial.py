@@ -134,3 +134,12 @@ def test_the_runner_numbers_trials_in_order_and_keeps_failed_numbers(fake_gnf, t
     assert third.knobs == {"duration": 0.25, "warmup": 0.1, "path": "cpu"}
     assert json.load(open(first.json_path))["trial"]["duration_s"] == 0.5
     assert first.offered_pps > 0 and first.loss_ratio >= 0
+
+
+def test_a_trial_says_how_many_frames_the_nic_model_took_late(fake_gnf, tmp_path):
+    runner = trial.Runner(fake_gnf.path, str(tmp_path), {"duration": 0.5, "warmup": 0.1})
+    fake_gnf.set(capacity_pps=1e7, late_above_pps=1e6)
+    slow = runner("under", path="cpu", rate_pps=5e5)
+    late = runner("over", path="cpu", rate_pps=2e6)
+    assert (slow.loss_count, slow.late_frames) == (0, 0)
+    assert (late.loss_count, late.late_frames) == (0, 500_000)

@@ -1,6 +1,7 @@
 """The named scenarios: `bench/run.py NAME` runs one. Each reproduces a figure of a source paper
 (shared/SEEDS.md) and puts the paper's numbers beside ours, or measures the harness itself."""
-from . import calibrate, one_way, paths, rings, sweep, tail_batching, writeback
+from . import calibrate, matrix, one_way, paths, rings, staged_modes, sweep, tail_batching, writeback
 
 SCENARIOS = {s.name: s for s in (rings.Rings(), tail_batching.TailBatching(), writeback.Writeback(), paths.Paths(),
-                                 one_way.OneWay(), sweep.Sweep(), calibrate.Calibrate())}
+                                 one_way.OneWay(), sweep.Sweep(), calibrate.Calibrate(), matrix.Matrix(),
+                                 staged_modes.StagedModes())}

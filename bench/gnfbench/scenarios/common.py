@@ -62,27 +62,49 @@ class Context:
                                  for r in range(self.options.repetitions)]
         return self._floors[key]
 
+    def _measure(self, label, rep, knobs):
+        """The search's measure callable: one trial at `rate` pps with these knobs."""
+        def measure(rate, duration_s=None, verification=False):
+            t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
+                            rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
+            return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t,
+                                  offered=t.on_schedule)
+        return measure
+
     def search(self, label, frame_size, **knobs):
         """NDR and PDR at `frame_size` (the knobs carry it too), once per repetition.
 
         Returns [(ndr, pdr) SearchResult pairs], or None if the path cannot run here."""
-        line_pps = rates.line_rate_pps(self.options.speed, frame_size)
-        resolution = search.resolution_pps(self.options.resolution, line_pps)
-        path = knobs.get("path")
-
-        def measure_at(rep):
-            def measure(rate, duration_s=None, verification=False):
-                t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
-                                rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
-                return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t,
-                                      offered=t.on_schedule)
-            return measure
+        line_pps, resolution = line_and_resolution(self.options, frame_size)
 
         def run_all():
-            return [search.ndr_and_pdr(measure_at(rep), line_pps, resolution, self.options.pdr_loss,
+            return [search.ndr_and_pdr(self._measure(label, rep, knobs), line_pps, resolution, self.options.pdr_loss,
                                        verify=self.options.verify, verify_duration_s=self.options.verify_s)
                     for rep in range(self.options.repetitions)]
-        return self._guarded(path, label, run_all)
+        return self._guarded(knobs.get("path"), label, run_all)
+
+    def ndr_search(self, label, frame_size, **knobs):
+        """NDR alone (no PDR first: fewer trials) at `frame_size`, once per repetition.
+
+        Returns [SearchResult], or None if the path cannot run here."""
+        line_pps, resolution = line_and_resolution(self.options, frame_size)
+
+        def run_all():
+            return [search.search(self._measure(label, rep, knobs), line_pps, resolution, search.NDR,
+                                  verify=self.options.verify, verify_duration_s=self.options.verify_s)
+                    for rep in range(self.options.repetitions)]
+        return self._guarded(knobs.get("path"), label, run_all)
+
+
+def line_and_resolution(options, frame_size):
+    """The search's maximum (line rate) and resolution at `frame_size`, in pps."""
+    line_pps = rates.line_rate_pps(options.speed, frame_size)
+    return line_pps, search.resolution_pps(options.resolution, line_pps)
+
+
+def ndr_search_trials(options, frame_size):
+    """Trials one repetition of Context.ndr_search takes at `frame_size` (search.expected_trials)."""
+    return search.expected_trials(*line_and_resolution(options, frame_size), verify=options.verify)
 
 
 # Knobs that configure the driver or the NF: a calibration trial has neither, so they are left out
@@ -133,7 +155,21 @@ def mpps(t):
 
 
 def cores(role):
+    """CPU seconds of the role's threads over the trial's wall time (poll-mode threads: ~1 each)."""
     return lambda t: (t.result["cpu"].get(role) or {}).get("cores")
+
+
+def late_pct(t):
+    """Frames the NIC model took off the wire late, % of those sent in the window (SCHEMA.md)."""
+    return 100 * t.late_frames / t.result["sent"] if t.result["sent"] else None
+
+
+def busy_cores(role):
+    """Seconds the role's threads spent in rounds that moved packets, over the wall time: the work."""
+    def value(t):
+        role_cpu = t.result["cpu"].get(role)
+        return role_cpu["busy_s"] / t.result["cpu"]["wall_s"] if role_cpu and t.result["cpu"]["wall_s"] else None
+    return value
 
 
 def pcie(direction):
@@ -163,6 +199,11 @@ def measured_table(ctx, title, label_headers, columns, series, floors=(), paper_
 def offered_knobs(options, **default):
     """`--load PCT` from the command line, else the scenario's own offered load."""
     return {"load": options.load} if options.load is not None else default
+
+
+def nf_text(options):
+    """The NF chain every trial runs: the first --config's (the runner passes only that one)."""
+    return "that of %s" % options.config[0] if options.config else "l2fwd, the `gnf bench` default"
 
 
 def queues_text(options):
@@ -209,13 +250,15 @@ def describe_common(ctx):
             "latency." % (o.speed, o.warmup_s, o.trial_s, o.repetitions))
 
 
-def describe_search(ctx):
+def describe_search(ctx, pdr=True):
+    """The search paragraph; pdr=False for scenarios that search the NDR alone (Context.ndr_search)."""
     o = ctx.options
+    resolution = "%s of line rate" % o.resolution if str(o.resolution).endswith("%") else "%s pps" % o.resolution
+    criteria = ("PDR allows %g %% loss, NDR none (`result.loss.count == 0`), and NDR starts from PDR's trials"
+                % (o.pdr_loss * 100)) if pdr else "only the NDR is searched: no frame lost (`result.loss.count == 0`)"
     return ("Rates are found by RFC 2544 binary search (bench/gnfbench/search.py): line rate first, then halving "
-            "the bracket between the highest passing and lowest failing rate until it is narrower than %s of line "
-            "rate (or pps); PDR allows %g %% loss, NDR none (`result.loss.count == 0`), and NDR starts from "
-            "PDR's trials. %s" % (
-                o.resolution if str(o.resolution).endswith("%") else str(o.resolution) + " pps",
-                o.pdr_loss * 100,
-                ("The answer is then repeated once as a verification trial (%g s); a failed verification lowers "
-                 "the bracket." % (o.verify_s or o.trial_s)) if o.verify else "No verification trial."))
+            "the bracket between the highest passing and lowest failing rate until it is narrower than %s; %s. A "
+            "trial whose load was not offered (`result.on_schedule` false) never passes. %s"
+            % (resolution, criteria,
+               ("The answer is then repeated once as a verification trial (%g s); a failed verification lowers "
+                "the bracket." % (o.verify_s or o.trial_s)) if o.verify else "No verification trial."))

@@ -1,8 +1,12 @@
 """RFC 2544 over frame sizes for several series (path x NF config): NDR/PDR per size, CPU load and
-latency at the NDR, loss against offered load. Shared by the `sweep` and `paths` scenarios."""
+latency at the NDR, loss against offered load. Shared by the `sweep` and `paths` scenarios. And one
+point of a matrix (NDR, its costs, latency at low load, what failed above it): `matrix`,
+`staged-modes`."""
+import math
 import os
 
 from .. import plots, rates, stats
+from ..report import FLOOR_LABEL
 from . import common
 
 
@@ -23,6 +27,53 @@ def answer_trial(result):
         if o.rate_pps == result.rate_pps and result.criterion.passes(o):
             return o.trial
     return None
+
+
+def failing_trial(result):
+    """The last trial at the lowest failing rate above the answer: what the search ran into. None
+    when the maximum (line rate) passed."""
+    if result.upper_pps is None:
+        return None
+    for o in reversed(result.outcomes):
+        if o.rate_pps == result.upper_pps:
+            return o.trial
+    return None
+
+
+# Busy share of a role's threads from which they count as a bottleneck in limit_seen.
+SATURATED = 0.9
+
+
+def busy_share(t, role):
+    """Busy seconds of the role's threads over their threads x wall seconds; None without threads."""
+    cpu = t.result["cpu"]
+    role_cpu = cpu.get(role)
+    if not role_cpu or not role_cpu["threads"] or not cpu["wall_s"]:
+        return None
+    return role_cpu["busy_s"] / (role_cpu["threads"] * cpu["wall_s"])
+
+
+def limit_seen(t):
+    """What stopped a failing trial, from its JSON: the generator behind schedule (the load was not
+    offered), else the place that dropped most frames (loss.where); then what else was at its end:
+    driver or NIC-model threads busy nearly all the time, the NIC model taking frames late."""
+    if t is None:
+        return "none: line rate passed"
+    where = t.result["loss"]["where"]
+    place = max(where, key=lambda p: where[p])
+    if not t.on_schedule:
+        found = ["NIC model: generator behind schedule"]
+    elif where[place]:
+        found = ["%s (%.0f %% of drops)" % (place, 100 * where[place] / sum(where.values()))]
+    else:
+        found = ["loss the counters did not see"]
+    for role, name in (("driver", "driver"), ("nic", "NIC-model")):
+        share = busy_share(t, role)
+        if share is not None and share >= SATURATED:
+            found.append("%s threads %.0f %% busy" % (name, 100 * share))
+    if t.late_frames:
+        found.append("NIC model late on %.1f %% of frames" % common.late_pct(t))
+    return ", ".join(found)
 
 
 def line_rate_trial(result, line_pps):
@@ -82,8 +133,7 @@ class Sweep:
             "Throughput by frame size (median over repetitions)",
             ["size", "series", "NDR Mpps", "NDR Gbit/s L1", "NDR % of line", "PDR Mpps", "PDR Gbit/s L1",
              "Mpps forwarded at 100 % offered", "trials per search"], rows,
-            note="Line rate at %g Gbit/s: %s." % (o.speed, ", ".join(
-                "%s %.3f Mpps" % (rates.size_label(s), rates.line_rate_pps(o.speed, s) / 1e6) for s in self.sizes)))
+            note=line_rate_note(o.speed, self.sizes))
         ctx.report.table("CPU and GPU load at the NDR (verification trial)",
                          ["size", "series", "driver cores", "NIC-model cores", "GPU util %", "PCIe B/packet"],
                          cpu_rows, note="cores = CPU seconds / wall seconds of the trial's threads (from the OS); "
@@ -134,3 +184,102 @@ class Sweep:
         size = self.sizes[0]
         return "NDR at %s: %s" % (rates.size_label(size), ", ".join(
             "%s %s Mpps" % (label, self.ndr_pps(label, size).format("{:.3f}", 1e-6)) for label, _ in self.series))
+
+
+class Point:
+    """One point of a matrix (a path at one frame size and ring count, or one staged mode): its NDR by
+    RFC 2544 search, once per repetition, then `repetitions` trials at a fixed low load for latency
+    without queueing. Empty where the path cannot run here or the binary refused the setting (the
+    report's notes say which)."""
+
+    def __init__(self, ctx, label, size, low_load, **knobs):
+        self.size = size
+        knobs.update(common.size_knobs(size))
+        self.searches = ctx.ndr_search(label, size, **knobs) or []
+        # Only after a search that ran: a refused setting would only be refused again.
+        self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if self.searches else []
+
+    def ndr_pps(self):
+        return stats.Spread([r.rate_pps for r in self.searches])
+
+    def upper_pps(self):
+        """The lowest failing rate above the NDR (median; infinite where line rate passed): the NDR
+        lies in [ndr, upper) and the search cannot say where."""
+        return stats.Spread([math.inf if r.upper_pps is None else r.upper_pps for r in self.searches])
+
+    def at_ndr(self):
+        return [t for t in (answer_trial(r) for r in self.searches) if t]
+
+    def limit(self):
+        """What failed just above the NDR in the first repetition: the bottleneck the search met."""
+        return limit_seen(failing_trial(self.searches[0])) if self.searches else "–"
+
+
+# A point's row: its NDR, what the trial at the NDR cost and reordered, latency at low load, and the
+# limit above the NDR. Costs come from the trial at the NDR: the highest rate the path sustains.
+POINT_HEADERS = ["NDR Mpps", "NDR Gbit/s L1", "NDR % of line", "reordered % at NDR", "NIC-model late % at NDR",
+                 "driver cores", "driver busy cores", "NIC-model cores", "NIC-model busy cores",
+                 "PCIe B/packet to memory", "PCIe B/packet from memory", "low-load p50 µs", "low-load p99 µs",
+                 "limit above the NDR"]
+AT_NDR_COLUMNS = [(common.reordered_pct, "{:.3f}", 1), (common.late_pct, "{:.2f}", 1),
+                  (common.cores("driver"), "{:.2f}", 1), (common.busy_cores("driver"), "{:.2f}", 1),
+                  (common.cores("nic"), "{:.2f}", 1), (common.busy_cores("nic"), "{:.2f}", 1),
+                  (common.pcie("to_memory"), "{:.1f}", 1), (common.pcie("from_memory"), "{:.1f}", 1)]
+LOW_LOAD_COLUMNS = [(common.latency_value("p50"), "{:.2f}", common.US),
+                    (common.latency_value("p99"), "{:.2f}", common.US)]
+
+
+def point_cells(point, speed_gbps):
+    """The cells of `point`'s row under POINT_HEADERS ("–" where nothing was measured)."""
+    ndr = point.ndr_pps()
+    return ([ndr.format("{:.3f}", 1e-6), ndr.format("{:.3f}", rates.gbps_l1(1, point.size)),
+             ndr.format("{:.1f}", 100 / rates.line_rate_pps(speed_gbps, point.size))]
+            + common.cells(point.at_ndr(), AT_NDR_COLUMNS) + common.cells(point.low_load, LOW_LOAD_COLUMNS)
+            + [point.limit()])
+
+
+def point_floor_row(label_cells, trials):
+    """A calibration-floor row under POINT_HEADERS (the last label cell says what the floor is of):
+    the floor has only latency to compare."""
+    return (list(label_cells[:-1]) + ["%s (%s)" % (FLOOR_LABEL, label_cells[-1])] + ["–"] * (3 + len(AT_NDR_COLUMNS))
+            + common.cells(trials, LOW_LOAD_COLUMNS) + ["–"])
+
+
+def low_load_notes(ctx, points, low_load):
+    """Notes on the low-load trials of [(group, label, Point)]: where frames were lost (the latency
+    then includes queueing), and per group the largest share the NIC model took off the wire late
+    (a late frame waited in the model, and its latency holds that wait)."""
+    lossy = [label for _, label, point in points if any(t.loss_count or not t.on_schedule for t in point.low_load)]
+    if lossy:
+        ctx.report.note("At low load (%s) frames were lost, or the generator fell behind, at: %s. There the "
+                        "low-load latency includes queueing." % (common.offered_text(low_load), ", ".join(lossy)))
+    late = {}
+    for group, _, point in points:
+        for t in point.low_load:
+            late[group] = max(late.get(group, 0), common.late_pct(t) or 0)
+    if any(late.values()):
+        ctx.report.note("At low load (%s) the NIC model took up to %s of frames off the wire late; their latency "
+                        "includes that wait." % (common.offered_text(low_load), ", ".join(
+                            "%.2f %% (%s)" % (pct, group) for group, pct in late.items())))
+
+
+def describe_points(low_load):
+    """The method paragraph for tables of points (POINT_HEADERS)."""
+    return ("Per point: the NDR (median over repetitions, (min–max)); reordering and costs of the trial at the NDR "
+            "(its verification where there was one); then trials at a fixed low load, %s, for latency p50 and p99 "
+            "without queueing. Cores = CPU seconds / wall seconds of the role's threads (poll-mode threads use about "
+            "one core each, busy or not); busy cores count only the rounds that moved packets. The NIC model's "
+            "threads (softnic, with the generator and the sinks) are the emulation's cost, not the path's. PCIe: "
+            "softnic's DMA counters per received frame; to memory is the NIC writing (rx data, descriptor "
+            "write-back), from memory the NIC reading (tx data, descriptors). NIC-model late: frames softnic took off "
+            "the wire more than `late_threshold_ns` after they arrived (`result.nic_model.late_frames`); they do not "
+            "fail a trial here, though SCHEMA.md would not count such a trial as zero loss: where they are many, the "
+            "rate and latency describe the emulation more than the path. Limit above the NDR: in the first "
+            "repetition's lowest failing trial, what failed (the generator behind schedule, or the place that "
+            "dropped most frames, `result.loss.where`), then driver or NIC-model threads at least %.0f %% busy and "
+            "late frames: the bottleneck the search ran into." % (common.offered_text(low_load), 100 * SATURATED))
+
+
+def line_rate_note(speed_gbps, sizes):
+    return "Line rate at %g Gbit/s: %s." % (speed_gbps, ", ".join(
+        "%s %.3f Mpps" % (rates.size_label(s), rates.line_rate_pps(speed_gbps, s) / 1e6) for s in sizes))
