@@ -49,7 +49,6 @@ Port::Port(const PortOptions& options, DmaEngine& rx_dma, DmaEngine& tx_dma, wir
       // What one transmit round may read: the tx packet buffer's worth plus a frame on each side
       // of the window check, and the 16-byte alignment of every read.
       tx_staging_(size_t(options.tx_buffer_bytes) * 2 + 2 * size_t(options.max_frame_bytes)),
-      tx_desc_cache_(options.tx_queues),
       tx_descs_(size_t(options.tx_queues) * kTxDescBurst),
       tx_sendable_(size_t(options.tx_queues) * kTxDescBurst) {
   std::memset(regs_, 0, sizeof(PortRegs));
@@ -261,8 +260,7 @@ bool Port::transmit(uint64_t now_ps) {
   const uint32_t queues = options_.tx_queues;
   tx_fetches_.clear();
   desc_reads_.clear();
-  // A line with its window full takes no frame this round: nothing to fetch for.
-  const bool line_full = tx_line_.free_at_ps() > now_ps + tx_window_ps_;
+  uint32_t fetched = 0;
   for (uint32_t k = 0; k < queues; ++k) {
     uint32_t q = (tx_next_queue_ + k) % queues;
     TxQueueRegs& t = regs_->tx[q];
@@ -277,31 +275,18 @@ bool Port::transmit(uint64_t now_ps) {
     uint32_t pending = (last_tdt_[q] + entries - tdh) % entries + (tdt + entries - last_tdt_[q]) % entries;
     if (pending >= entries) counters_.tx_overrun.add(pending / entries * entries);
     last_tdt_[q] = tdt;
-    const uint32_t queued = (tdt + entries - tdh) % entries;
-    // Cached descriptors stay valid while [TDH, TDT) is the NIC's; a head that moved without the
-    // NIC, or fewer queued than cached (a ring reset), drops them.
-    TxDescCache& cache = tx_desc_cache_[q];
-    if (cache.count && (cache.first != tdh || cache.count > queued)) cache.count = 0;
-    if (queued == 0 || line_full) continue;
-    const uint64_t base = reg_addr64(t.TDBAL, t.TDBAH);
-    const uint32_t first_desc = q * kTxDescBurst;
-    const uint32_t wanted = std::min(queued, kTxDescBurst);
-    if (cache.count < wanted) {
-      // Top the cache up from where it ends, not past the ring's end (the next round wraps).
-      const uint32_t from = (tdh + cache.count) % entries;
-      const uint32_t more = std::min(wanted - cache.count, entries - from);
-      desc_reads_.push_back(DescRead{&tx_descs_[first_desc + cache.count],
-                                     base + uint64_t(from) * sizeof(ixgbe_adv_tx_desc), more});
-      cache.count += more;
-    }
-    cache.first = tdh;
-    tx_fetches_.push_back(TxFetch{q, tdh, cache.count, entries, base, first_desc, 0});
+    if (tdh == tdt) continue;
+    uint32_t n = std::min({(tdt + entries - tdh) % entries, kTxDescBurst, entries - tdh});
+    uint64_t base = reg_addr64(t.TDBAL, t.TDBAH);
+    tx_fetches_.push_back(TxFetch{q, tdh, n, entries, base, fetched, 0});
+    desc_reads_.push_back(DescRead{&tx_descs_[fetched], base + uint64_t(tdh) * sizeof(ixgbe_adv_tx_desc), n});
+    fetched += n;
   }
   if (tx_fetches_.empty()) {
     tx_next_queue_ = (tx_next_queue_ + 1) % (queues ? queues : 1);
     return false;
   }
-  if (!desc_reads_.empty()) tx_dma_.read_descs(desc_reads_.data(), uint32_t(desc_reads_.size()));
+  tx_dma_.read_descs(desc_reads_.data(), uint32_t(desc_reads_.size()));
 
   // Take descriptors while the tx packet buffer has room; a descriptor gnf's model cannot send
   // (no EOP, bad length) is taken and counted, with nothing to read.
@@ -359,11 +344,6 @@ bool Port::transmit(uint64_t now_ps) {
     }
     TxQueueRegs& t = regs_->tx[f.queue];
     uint32_t tdh = (f.tdh + f.taken) % f.entries;
-    TxDescCache& cache = tx_desc_cache_[f.queue];
-    ixgbe_adv_tx_desc* cached = &tx_descs_[f.first_desc];
-    std::memmove(cached, cached + f.taken, (cache.count - f.taken) * sizeof(ixgbe_adv_tx_desc));
-    cache.count -= f.taken;
-    cache.first = tdh;
     reg_write(t.TDH, tdh);
     uint32_t wbal = reg_read(t.TDWBAL);
     if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) tx_dma_.write_u32(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)), tdh);

@@ -176,22 +176,14 @@ class Port {
   uint64_t tx_window_ps_ = 0;
   std::vector<uint8_t> tx_staging_;
   uint32_t tx_next_queue_ = 0;
-  // The tx descriptor cache (the 82599 keeps 40 per queue): descriptors [first, first + count) of
-  // a queue, fetched but not yet sent, in tx_descs_[queue * kTxDescBurst, ...). Kept across rounds,
-  // so a line that takes one frame a round does not fetch a burst of descriptors each round.
-  struct TxDescCache {
-    uint32_t first = 0;
-    uint32_t count = 0;
-  };
-  std::vector<TxDescCache> tx_desc_cache_;
   // One transmit round's work, kept between rounds so the hot path does not allocate.
   struct TxFetch {
     uint32_t queue;
     uint32_t tdh;
-    uint32_t count;       // descriptors in the queue's cache after this round's fetch
+    uint32_t count;       // descriptors fetched
     uint32_t entries;
     uint64_t ring_base;
-    uint32_t first_desc;  // index into tx_descs_: the queue's cache
+    uint32_t first_desc;  // index into tx_descs_
     uint32_t taken;       // of those, how many this round sends (or counts as bad)
   };
   std::vector<TxFetch> tx_fetches_;

@@ -215,17 +215,3 @@ TEST(Rings, WaitingOnAFullTxRingLosesNothingAndPushesBackToTheNic) {
   EXPECT_GT(rig.ports[0]->counters().rx_pause.get(), 0u);
   expect_every_slot_in_one_place(rig);
 }
-
-// A busy line takes a frame every few rounds; the descriptors it fetched but could not send yet
-// wait in the tx descriptor cache instead of being fetched again each round: about one rx and one
-// tx descriptor read per frame, as on an 82599.
-TEST(Rings, ALineBoundPortFetchesEachTxDescriptorOnce) {
-  constexpr uint32_t kFrames = 1000;
-  nic::PortOptions port;
-  port.tx_buffer_bytes = 4096;  // the line takes two frames ahead; the driver queues bursts of 32
-  Rig rig(std::make_unique<VectorSource>(numbered_frames(kFrames, 1, 1514)), port, driver::DriverOptions{});
-  rig.run_to_completion(400, 100);  // the driver forwards a burst every 40 µs
-  ASSERT_EQ(rig.sink.count, kFrames);
-  const uint64_t desc_reads = rig.dmas.front()->counters().desc_bytes_from_memory.get();
-  EXPECT_LE(desc_reads, uint64_t(kFrames) * 2 * sizeof(nic::ixgbe_adv_tx_desc) * 11 / 10) << desc_reads / kFrames << " B per frame";
-}
