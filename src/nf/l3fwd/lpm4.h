@@ -10,9 +10,11 @@
 // Concurrent readers: every entry is one aligned 32-bit word written with a single store, so a lookup
 // racing an update sees either the old or the new entry, never a mix. A new tbl8 group is filled
 // completely before the tbl24 entry that points to it is stored (release order), so a reader never
-// follows a pointer into a half-built group; the reader's tbl8 load depends on the tbl24 value it
-// loaded, which orders the two loads on every CPU and GPU we target. What this table does not do yet
-// is wait for readers before a freed group is reused (an update machinery with a grace period).
+// follows a pointer into a half-built group; on the CPU the reader's tbl8 load depends on the tbl24
+// value it loaded, which orders the two loads (rte_lpm relies on the same). Not done yet: waiting for
+// readers before a freed group is reused (a grace period), and the GPU side's ordering argument (the
+// PTX memory model promises nothing for dependent loads: the GPU copy step must give one, e.g. an
+// acquire load of the tbl24 entry or updates only between kernel launches).
 #pragma once
 #include <array>
 #include <cstdint>
