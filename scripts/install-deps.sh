@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-scapy python3-pytest python3-matplotlib
   clang libclang-rt-14-dev
+  dpdk-dev python3-pyasn  # the LPM oracle (tests/oracle): DPDK's rte_lpm and a RouteViews table
 )
 missing=()
 for p in "${packages[@]}"; do
