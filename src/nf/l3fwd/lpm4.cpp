@@ -92,22 +92,28 @@ void Lpm4Table::add(uint32_t prefix, uint8_t depth, uint32_t next_hop) {
   if (rules_[depth].insert_or_assign(prefix, next_hop).second) ++rule_count_;
 }
 
-// A route of depth <= 24 spans 2^(24 - depth) tbl24 entries. It takes every entry (and every entry
-// of the groups they point to) that no longer rule holds.
-void Lpm4Table::add_short(uint32_t prefix, uint8_t depth, uint32_t entry) {
-  uint32_t first = prefix >> 8;
-  uint64_t count = uint64_t(1) << (24 - depth);
+// The entries a route of depth <= 24 spans: its 2^(24 - depth) tbl24 entries, and for those that
+// point to a group, every entry of the group instead.
+template <typename Visit>
+void Lpm4Table::each_short_entry(uint32_t prefix, uint8_t depth, Visit visit) {
+  const uint32_t first = prefix >> 8;
+  const uint64_t count = uint64_t(1) << (24 - depth);
   for (uint64_t k = 0; k < count; ++k) {
     uint32_t& e = tbl24_[first + k];
     if (e & kLpm4Group) {
       uint32_t* g = group(e & kLpm4NextHopMask);
-      for (uint32_t j = 0; j < kLpm4GroupEntries; ++j) {
-        if (!valid(g[j]) || depth_of(g[j]) <= depth) store(&g[j], entry);
-      }
-    } else if (!valid(e) || depth_of(e) <= depth) {
-      store(&e, entry);
+      for (uint32_t j = 0; j < kLpm4GroupEntries; ++j) visit(g[j]);
+    } else {
+      visit(e);
     }
   }
+}
+
+// A route of depth <= 24 takes every entry it spans that no longer rule holds.
+void Lpm4Table::add_short(uint32_t prefix, uint8_t depth, uint32_t entry) {
+  each_short_entry(prefix, depth, [&](uint32_t& e) {
+    if (!valid(e) || depth_of(e) <= depth) store(&e, entry);
+  });
 }
 
 // A route longer than /24 lives in its /24's group, made on first use from what the tbl24 entry held.
@@ -159,19 +165,9 @@ uint32_t Lpm4Table::covering_entry(uint32_t prefix, uint8_t depth) const {
 // Entries the removed route held (depth <= its depth: longer routes inside it keep theirs) fall
 // back to the covering route. Groups stay: the routes longer than /24 that made them are still there.
 void Lpm4Table::remove_short(uint32_t prefix, uint8_t depth, uint32_t replacement) {
-  uint32_t first = prefix >> 8;
-  uint64_t count = uint64_t(1) << (24 - depth);
-  for (uint64_t k = 0; k < count; ++k) {
-    uint32_t& e = tbl24_[first + k];
-    if (e & kLpm4Group) {
-      uint32_t* g = group(e & kLpm4NextHopMask);
-      for (uint32_t j = 0; j < kLpm4GroupEntries; ++j) {
-        if (valid(g[j]) && depth_of(g[j]) <= depth) store(&g[j], replacement);
-      }
-    } else if (valid(e) && depth_of(e) <= depth) {
-      store(&e, replacement);
-    }
-  }
+  each_short_entry(prefix, depth, [&](uint32_t& e) {
+    if (valid(e) && depth_of(e) <= depth) store(&e, replacement);
+  });
 }
 
 // As remove_short within the group; then, if no entry of the group is longer than /24 any more, the

@@ -109,6 +109,8 @@ class Lpm4Table {
   };
   using Table = std::unique_ptr<uint32_t[], FreeDeleter>;
 
+  template <typename Visit>
+  void each_short_entry(uint32_t prefix, uint8_t depth, Visit visit);
   void add_short(uint32_t prefix, uint8_t depth, uint32_t entry);
   void add_long(uint32_t prefix, uint8_t depth, uint32_t entry);
   void remove_short(uint32_t prefix, uint8_t depth, uint32_t replacement);
