@@ -1,5 +1,6 @@
 #include "driver/gpu_bypass_kernel.cuh"
 
+#include "driver/gpu_timer.cuh"
 #include "util/sys_atomic.cuh"
 
 namespace gnf::driver::bypass {
@@ -19,12 +20,6 @@ namespace {
 // semantics into pinned host memory. The NIC model reads the tail with an acquire load and only
 // then fetches the descriptors. No fence, no tail: a published GPU bypass prototype wrote tails
 // without one and saw crashes with several rings.
-
-__device__ __forceinline__ uint64_t global_timer_ns() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 __device__ __forceinline__ uint32_t ring_next(uint32_t i, uint32_t entries) { return i + 1 == entries ? 0 : i + 1; }
 
@@ -204,21 +199,18 @@ __device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, con
   for (uint32_t k = 0; k < (len + 15) / 16; ++k) dst[k] = src[k];
 }
 
-// The global timer on the host's clock (GpuClock keeps the offset current in GPU memory).
-__device__ __forceinline__ uint64_t host_time_ns(uint64_t gpu_ns, const KernelConfig& config) {
-  return gpu_ns + cuda::atomic_ref<int64_t, cuda::thread_scope_device>(*const_cast<int64_t*>(config.host_minus_gpu_ns))
-                      .load(cuda::memory_order_relaxed);
-}
-
 // One thread notes its frame in arrival entry `position` (pinned host memory: 32 bytes across
-// PCIe per frame). False if the frame carries no stamp to note.
-__device__ bool note_arrival(DevExceptionRing& ring, uint32_t position, const nf::PacketRef& r, uint64_t seen_ns) {
-  const wire::StampPlace place = wire::find_stamp(r.data, r.len);
-  if (place.offset == 0) return false;
-  const uint8_t* stamp = r.data + place.offset;
+// PCIe per frame). A frame without a stamp takes its entry too, marked by length 0: a gap in the
+// ring would stall the host's reader.
+__device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf::PacketRef& r, uint64_t seen_ns) {
   auto* entry = reinterpret_cast<ArrivalRecord*>(ring.entries + size_t(position % ring.count) * ring.entry_bytes);
+  const wire::StampPlace place = wire::find_stamp(r.data, r.len);
+  if (place.offset == 0) {
+    *entry = ArrivalRecord{};
+    return;
+  }
+  const uint8_t* stamp = r.data + place.offset;
   *entry = ArrivalRecord{wire::load_le64(stamp), wire::load_le64(stamp + 8), seen_ns, r.len, 0};
-  return true;
 }
 
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
@@ -298,7 +290,8 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
       // Timing the tx side: the frame leaves the GPU now (the tail that hands it over follows
       // this burst's fence, so the NIC reads the marked stamp).
       if (config.one_way == OneWay::Tx)
-        wire::mark_departure(r.data, wire::find_stamp(r.data, r.len), host_time_ns(global_timer_ns(), config));
+        wire::mark_departure(r.data, wire::find_stamp(r.data, r.len),
+                             host_time_ns(global_timer_ns(), config.host_minus_gpu_ns));
       write_tx_desc(tx, (sh.port_tail[dest] + rank) % tx.entries, r, config);
     } else {
       atomicAdd(&sh.stats[kTxFull], 1ull);
@@ -306,13 +299,9 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     }
   } else if (t < n) {
     if (consumed) {
-      // A gap in the ring's entries would stall the host's reader, so an unstamped frame takes
-      // its entry too, marked by length 0.
       if (arrival_rank < sh.arrival_room) {
-        const uint32_t position = plane.arrivals.head_local + arrival_rank;
-        if (!note_arrival(plane.arrivals, position, r, host_time_ns(seen_ns, config)))
-          *reinterpret_cast<ArrivalRecord*>(plane.arrivals.entries + size_t(position % plane.arrivals.count) *
-                                                                         plane.arrivals.entry_bytes) = ArrivalRecord{};
+        note_arrival(plane.arrivals, plane.arrivals.head_local + arrival_rank, r,
+                     host_time_ns(seen_ns, config.host_minus_gpu_ns));
       } else {
         atomicAdd(&sh.stats[kUnrecorded], 1ull);
       }

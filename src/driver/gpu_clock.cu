@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "driver/gpu_timer.cuh"
 #include "mem/block.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
@@ -31,17 +32,11 @@ struct alignas(128) Mailbox {
 constexpr uint32_t kStop = 0xFFFFFFFFu;
 constexpr uint32_t kTimerStepSamples = 1000;
 
-__device__ __forceinline__ uint64_t global_timer() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __global__ void clock_answer_kernel(Mailbox* box, int64_t* device_offset) {
   // The timer's step, as this GPU shows it (some update it every microsecond, some every 32 ns).
-  uint64_t step = ~uint64_t(0), last = global_timer();
+  uint64_t step = ~uint64_t(0), last = global_timer_ns();
   for (uint32_t seen = 0; seen < kTimerStepSamples;) {
-    const uint64_t now = global_timer();
+    const uint64_t now = global_timer_ns();
     if (now != last) {
       step = min(step, now - last);
       last = now;
@@ -57,7 +52,7 @@ __global__ void clock_answer_kernel(Mailbox* box, int64_t* device_offset) {
       __nanosleep(64);
       continue;
     }
-    const uint64_t now = global_timer();
+    const uint64_t now = global_timer_ns();
     // Acquire above orders this read after the request word the host released it with.
     cuda::atomic_ref<int64_t, cuda::thread_scope_device>(*device_offset)
         .store(box->offset_to_publish, cuda::memory_order_relaxed);

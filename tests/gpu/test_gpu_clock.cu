@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "driver/gpu_clock.h"
+#include "driver/gpu_timer.cuh"
 #include "gpu_test.h"
 #include "mem/block.h"
 #include "util/clock.h"
@@ -19,10 +20,7 @@ namespace {
 
 // What a bypass kernel does to stamp a time: the global timer plus the published offset.
 __global__ void read_host_time(const int64_t* offset, uint64_t* out) {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  *out = t + cuda::atomic_ref<int64_t, cuda::thread_scope_device>(*const_cast<int64_t*>(offset))
-                 .load(cuda::memory_order_relaxed);
+  *out = driver::host_time_ns(driver::global_timer_ns(), offset);
 }
 
 // Host time of a GPU read, bracketed by the host's times around its launch and completion.
