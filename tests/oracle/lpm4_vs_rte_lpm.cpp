@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "nf/l3fwd/lpm4.h"
+#include "pyasn_routes.h"
 
 using gnf::nf::Lpm4Table;
 
@@ -39,25 +40,12 @@ struct Route {
   uint32_t next_hop;
 };
 
-// pyasn's IPASN format: comment lines start with ';', then "a.b.c.d/len<TAB>asn" per line.
 std::vector<Route> read_routes(const char* path) {
-  std::string command = std::string("gzip -dc '") + path + "'";
-  FILE* f = popen(command.c_str(), "r");
-  if (!f) throw std::runtime_error("cannot run " + command);
   std::vector<Route> routes;
-  char line[256];
-  while (fgets(line, sizeof line, f)) {
-    if (line[0] == ';' || line[0] == '\n') continue;
-    unsigned a, b, c, d, len;
-    if (sscanf(line, "%u.%u.%u.%u/%u", &a, &b, &c, &d, &len) != 5 || a > 255 || b > 255 || c > 255 || d > 255 ||
-        len > 32) {
-      pclose(f);
-      throw std::runtime_error(std::string("bad route line: ") + line);
-    }
-    uint32_t id = uint32_t(routes.size()) + 1;
-    routes.push_back(Route{a << 24 | b << 16 | c << 8 | d, uint8_t(len), id});
+  for (const auto& r : gnf::oracle::read_pyasn_routes(path, AF_INET)) {
+    const auto& b = r.prefix;
+    routes.push_back(Route{uint32_t(b[0]) << 24 | b[1] << 16 | b[2] << 8 | b[3], r.depth, r.line});
   }
-  if (pclose(f) != 0 || routes.empty()) throw std::runtime_error(command + " failed or gave no routes");
   return routes;
 }
 
