@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "eal.h"
 #include "nf/l3fwd/lpm4.h"
 #include "pyasn_routes.h"
 
@@ -97,16 +98,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // No hugepages, no devices, no files under /var/run: rte_lpm needs only EAL's heap (anonymous
-  // memory here), which works as an unprivileged process or in a container.
-  const char* eal_args[] = {"lpm4_vs_rte_lpm", "--no-huge", "--no-pci",         "--no-shconf",
-                            "--no-telemetry",  "-m",        "1024",              "-l",
-                            "0",               "--log-level=lib.eal:error"};
-  int eal_argc = int(sizeof eal_args / sizeof eal_args[0]);
-  if (rte_eal_init(eal_argc, const_cast<char**>(eal_args)) < 0) {
-    printf("lpm4_vs_rte_lpm: SKIP: DPDK's EAL did not initialise: %s\n", rte_strerror(rte_errno));
-    return 77;
-  }
+  if (!gnf::oracle::start_eal("lpm4_vs_rte_lpm", "1024")) return 77;
 
   const uint32_t tbl8_groups = 4096;  // the table has ~2k /24s holding routes longer than /24
   rte_lpm* lpm[kShards];

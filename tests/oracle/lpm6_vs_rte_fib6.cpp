@@ -2,9 +2,9 @@
 // in two passes:
 //   - a real Internet routing table: the IPv6 routes of RouteViews, 2015-11-01 (~27.7k prefixes, as
 //     shipped by Debian's python3-pyasn), next hop = the route's line number in the file;
-//   - a synthetic BGP-shaped table of 220k routes from a fixed seed, to exercise the size the
-//     issue asks for: RIR allocations (/29../32) under 2000::/3, assignments under them (mostly /48,
-//     some /33../47), some /64 and /128, a few short routes; next hop = the route's index + 1.
+//   - a synthetic BGP-shaped table of 220k routes from a fixed seed (ipv6_routes.h: RIR allocations
+//     under 2000::/3, /48s and others under them, some /64 and /128), for the size the issue asks
+//     for; next hop = the route's index + 1.
 // Each pass loads both tables with the same routes; then every route's first, middle and last
 // address, the addresses just outside it, and N random addresses (half anywhere, half inside a
 // random route, so that most hit) must get the same answer from both. The same again after a quarter
@@ -24,10 +24,11 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "eal.h"
+#include "ipv6_routes.h"
 #include "nf/l3fwd/lpm6.h"
 #include "pyasn_routes.h"
 
@@ -35,28 +36,11 @@ using gnf::nf::Lpm6Table;
 
 namespace {
 
-using U128 = unsigned __int128;
-using Bytes = std::array<uint8_t, 16>;
-
-Bytes bytes_of(U128 a) {
-  Bytes b;
-  for (int i = 15; i >= 0; --i, a >>= 8) b[i] = uint8_t(a);
-  return b;
-}
-
-U128 value_of(const Bytes& b) {
-  U128 a = 0;
-  for (uint8_t x : b) a = a << 8 | x;
-  return a;
-}
-
-U128 host_mask(int depth) { return depth == 0 ? ~U128(0) : depth == 128 ? 0 : ~U128(0) >> depth; }
-
-struct Route {
-  U128 prefix;
-  uint8_t depth;
-  uint32_t next_hop;
-};
+using gnf::oracle::bytes_of;
+using gnf::oracle::host_mask;
+using gnf::oracle::Ipv6Bytes;
+using gnf::oracle::U128;
+using Route = gnf::oracle::Route6;
 
 // rte_fib6 answers its default next hop where no route covers an address: 0 here, which no route
 // has (line numbers and indexes count from 1).
@@ -68,55 +52,9 @@ constexpr uint32_t kReAddedOffset = 1u << 23;
 std::vector<Route> real_routes(const char* path) {
   std::vector<Route> routes;
   for (const auto& r : gnf::oracle::read_pyasn_routes(path, AF_INET6)) {
-    routes.push_back(Route{value_of(r.prefix), r.depth, r.line});
+    routes.push_back(Route{gnf::oracle::value_of(r.prefix), r.depth, r.line});
   }
   return routes;
-}
-
-// The synthetic table (see the top of the file). Unique prefixes; order as generated.
-std::vector<Route> synthetic_routes(size_t count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto random_u128 = [&] { return U128(rng()) << 64 | rng(); };
-  const U128 global_unicast = U128(1) << 125;  // 2000::/3
-  std::vector<std::pair<U128, uint8_t>> allocations;
-  std::set<std::pair<U128, uint8_t>> seen;
-  std::vector<Route> routes;
-  auto under = [&](U128 prefix, uint8_t depth, uint8_t longer) {
-    return (prefix | (random_u128() & host_mask(depth))) & ~host_mask(longer);
-  };
-  while (routes.size() < count) {
-    const uint32_t r = rng() % 1000;
-    U128 prefix;
-    uint8_t depth;
-    if (r < 250 || allocations.empty()) {
-      depth = rng() % 100 < 85 ? 32 : uint8_t(29 + rng() % 3);
-      prefix = under(global_unicast, 3, depth);
-      allocations.emplace_back(prefix, depth);
-    } else if (r < 990) {
-      if (r < 700)
-        depth = 48;
-      else if (r < 900)
-        depth = uint8_t(33 + rng() % 15);
-      else if (r < 960)
-        depth = 64;
-      else
-        depth = 128;
-      const auto& [alloc, alloc_depth] = allocations[rng() % allocations.size()];
-      prefix = rng() % 10 == 0 ? under(global_unicast, 3, depth) : under(alloc, alloc_depth, depth);
-    } else {
-      depth = uint8_t(16 + rng() % 13);
-      prefix = under(global_unicast, 3, depth);
-    }
-    if (seen.insert({prefix, depth}).second) routes.push_back(Route{prefix, depth, uint32_t(routes.size()) + 1});
-  }
-  return routes;
-}
-
-// Groups either table can need at most: ceil((depth - 24) / 8) per route, none shared.
-uint32_t groups_bound(const std::vector<Route>& routes) {
-  uint64_t groups = 0;
-  for (const Route& r : routes) groups += r.depth > 24 ? (r.depth - 24 + 7) / 8 : 0;
-  return uint32_t(std::min<uint64_t>(groups + 1024, gnf::nf::kLpm6MaxTbl8Groups));
 }
 
 class Comparison {
@@ -181,7 +119,7 @@ void compare(Comparison& c, const std::vector<Route>& routes, uint64_t random, s
 // Adds (or replaces) r in both tables. rte_fib6 refusing it is a failure of the set-up, not a
 // mismatch: printed, and false.
 bool add_both(rte_fib6* fib, Lpm6Table& table, const Route& r, const char* name) {
-  const Bytes prefix = bytes_of(r.prefix);
+  const Ipv6Bytes prefix = bytes_of(r.prefix);
   if (int rc = rte_fib6_add(fib, prefix.data(), r.depth, r.next_hop); rc != 0) {
     printf("lpm6_vs_rte_fib6: %s: rte_fib6_add of route %u failed: %s\n", name, r.next_hop, rte_strerror(-rc));
     return false;
@@ -195,13 +133,16 @@ bool add_both(rte_fib6* fib, Lpm6Table& table, const Route& r, const char* name)
 // -1 when rte_fib6 could not be made or refused a route.
 int64_t run_pass(const char* name, std::vector<Route> routes, uint64_t random, uint64_t seed) {
   const auto start = std::chrono::steady_clock::now();
-  const uint32_t groups = groups_bound(routes);
+  // Both sized for the most groups the routes can need. rte_fib6 gets an eighth more: it reserves
+  // groups per route on add and releases them on delete by the covering route of that moment,
+  // which can release fewer than were reserved.
+  const uint32_t groups = gnf::oracle::tbl8_groups_bound(routes, gnf::nf::kLpm6MaxTbl8Groups);
   rte_fib6_conf config{};
   config.type = RTE_FIB6_TRIE;
   config.default_nh = kNoRoute;
   config.max_routes = int(routes.size()) + 1024;
   config.trie.nh_sz = RTE_FIB6_TRIE_4B;
-  config.trie.num_tbl8 = groups;
+  config.trie.num_tbl8 = groups + groups / 8;
   rte_fib6* fib = rte_fib6_create(name, SOCKET_ID_ANY, &config);
   if (!fib) {
     printf("lpm6_vs_rte_fib6: %s: rte_fib6_create (%u tbl8 groups) failed: %s\n", name, groups,
@@ -230,7 +171,7 @@ int64_t run_pass(const char* name, std::vector<Route> routes, uint64_t random, u
   uint64_t remove_mismatches = 0;
   for (size_t k = 0; k < removed; ++k) {
     const Route& r = routes[order[k]];
-    const Bytes prefix = bytes_of(r.prefix);
+    const Ipv6Bytes prefix = bytes_of(r.prefix);
     const bool theirs = rte_fib6_delete(fib, prefix.data(), r.depth) == 0;
     const bool ours = table.remove(prefix.data(), r.depth);
     if (theirs != ours && ++remove_mismatches <= 10) {
@@ -277,19 +218,12 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // As lpm4_vs_rte_lpm: no hugepages, no devices, no files under /var/run; rte_fib6 needs only EAL's
-  // heap (anonymous memory, touched only where used). 2 GiB: the synthetic pass's tbl8 groups.
-  const char* eal_args[] = {
-      "lpm6_vs_rte_fib6",         "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry", "-m", "2048", "-l", "0",
-      "--log-level=lib.eal:error"};
-  const int eal_argc = int(sizeof eal_args / sizeof eal_args[0]);
-  if (rte_eal_init(eal_argc, const_cast<char**>(eal_args)) < 0) {
-    printf("lpm6_vs_rte_fib6: SKIP: DPDK's EAL did not initialise: %s\n", rte_strerror(rte_errno));
-    return 77;
-  }
+  // 2 GiB: the synthetic pass's tbl8 groups (rte_fib6 zeroes all it is given).
+  if (!gnf::oracle::start_eal("lpm6_vs_rte_fib6", "2048")) return 77;
 
   const int64_t real = run_pass("routeviews-2015-11-01", std::move(routes), random, 20151101);
-  const int64_t synthetic = real < 0 ? -1 : run_pass("synthetic-bgp", synthetic_routes(220'000, 2026), random, 2026);
+  const int64_t synthetic =
+      real < 0 ? -1 : run_pass("synthetic-bgp", gnf::oracle::synthetic_bgp6_routes(220'000, 2026), random, 2026);
   rte_eal_cleanup();
   return real == 0 && synthetic == 0 ? 0 : 1;
 }
