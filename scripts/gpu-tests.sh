@@ -62,7 +62,7 @@ if has sanitize; then
   # alone, and tests that move many packets or depend on timing are left out. The staged
   # persistent kernels (one per ring) wait for each other the same way and are not covered.
   filter='--gtest_filter=*ToHost*:*NfChainOnGpu*:*MemoryDomains*:*DmaEngines.WhatIsWrittenIsReadBack*'
-  filter+=':*GpuClock.Tracking*:*Lpm4OnGpu*'
+  filter+=':*GpuClock.Tracking*:*Lpm4OnGpu*:*Lpm6OnGpu*'
   export GNF_TEST_NIC_DMA=copy-engine
   step memcheck timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 gnf_gpu_tests "$filter"
   step racecheck timeout 200 compute-sanitizer --tool racecheck --error-exitcode 1 gnf_gpu_tests "$filter"
