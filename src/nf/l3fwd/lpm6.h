@@ -2,8 +2,9 @@
 // first-level table (tbl24) indexed by an address's top 24 bits, then 256-entry groups (tbl8), one
 // per 8-bit stride, chained for bits 24..127: a route of depth d > 24 lives in the group at level
 // ceil((d - 24) / 8), reached through one group per byte from address byte 3 on. A lookup is a chain
-// of 32-bit loads: one for routes up to /24, one more per 8 bits beyond (14 at most, for a /128),
-// with no branch but "does this entry point to a group".
+// of 32-bit loads: one in tbl24, then one per group on the address's path, that is per 8 bits beyond
+// /24 down to the longest route in its neighbourhood (14 loads at most), with no branch but "does
+// this entry point to a group".
 //
 // Host and device, as lpm4.h: Lpm6View and lpm6_lookup() are plain data and an inline function for
 // CPU code and CUDA kernels alike; Lpm6Table, the builder, is host-only.
@@ -15,7 +16,7 @@
 //
 // Concurrent readers: the argument of lpm4.h, for every level. Every entry is one aligned 32-bit word
 // written with a single store, so a racing lookup sees the old or the new entry, never a mix. When an
-// add needs new groups (several at once for a long route under a short one), all of them are written
+// add needs new groups (several at once where its path has none yet), all of them are written
 // in full, including the links between them, before the one entry that makes the first reachable is
 // stored with release order; on the CPU each group load depends on the entry loaded before it, which
 // orders them (rte_fib6 relies on the same). Not done yet, as for lpm4: a freed group is reused at
