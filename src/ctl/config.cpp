@@ -88,6 +88,14 @@ PortSpec parse_port(TomlTable t, const std::string& base_dir, size_t index) {
   std::array<uint8_t, 6> default_mac = {0x02, 0x00, 0x00, 0x00, 0x01, uint8_t(index)};
   o.mac = get_mac(t, "mac", default_mac);
   nic::fill_reta_round_robin(o.rss, o.rx_queues);
+  for (const char* key : {"ipv4", "ipv6"}) {
+    if (!t.has(key)) continue;
+    auto parsed = nf::parse_interface_address(t.get_string(key, ""));
+    if (!parsed || parsed->first.family != (key[3] == '4' ? 4 : 6))
+      t.fail(key, fmt::format("expected an {} interface address like \"{}\"", key,
+                              key[3] == '4' ? "10.0.1.1/24" : "2001:db8:1::1/64"));
+    p.addresses.push_back(*parsed);
+  }
   if (t.has("source")) p.source = parse_source(t.sub_table("source"), base_dir, o.speed_gbps);
   if (t.has("sink")) {
     TomlTable sink = t.sub_table("sink");

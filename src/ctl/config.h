@@ -10,6 +10,7 @@
 #include "driver/options.h"
 #include "nf/chain.h"
 #include "nic/port.h"
+#include "nf/l3fwd/ip_address.h"
 #include "wire/generator.h"
 #include "wire/pcap_source.h"
 
@@ -27,6 +28,9 @@ struct SinkSpec {
 
 struct PortSpec {
   nic::PortOptions nic;
+  // The port's own addresses (ipv4 = "10.0.1.1/24", ipv6 = "2001:db8:1::1/64"), for NFs that are
+  // an IP host or router on the port (l3fwd).
+  std::vector<std::pair<nf::IpAddress, nf::IpPrefix>> addresses;
   SourceSpec source;
   SinkSpec sink;
 };

@@ -5,12 +5,16 @@
 // switch over the element kind: no virtual calls, which device code cannot make across a copy.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "nf/context.h"
 #include "nf/ether_filter/ether_filter.h"
 #include "nf/l2fwd/l2fwd.h"
+#include "nf/l3fwd/l3fwd.h"
+#include "nf/l3fwd/router.h"
 #include "nf/packet.h"
 #include "nf/params.h"
 
@@ -18,13 +22,14 @@ namespace gnf::nf {
 
 inline constexpr uint32_t kMaxChainLength = 8;
 
-enum class NfKind : uint8_t { L2Fwd, EtherFilter };
+enum class NfKind : uint8_t { L2Fwd, EtherFilter, L3Fwd };
 
 struct NfElement {
   NfKind kind;
   union {
     L2FwdView l2fwd;
     EtherFilterView ether_filter;
+    L3FwdView l3fwd;
   };
 };
 
@@ -40,6 +45,7 @@ GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCou
     switch (element.kind) {
       case NfKind::L2Fwd: element.l2fwd.process(batch, counters[e]); break;
       case NfKind::EtherFilter: element.ether_filter.process(batch, counters[e]); break;
+      case NfKind::L3Fwd: element.l3fwd.process(batch, counters[e]); break;
     }
   }
 }
@@ -54,8 +60,14 @@ struct NfSpec {
 class NfChain {
  public:
   NfChain(const std::vector<NfSpec>& specs, const NfContext& context);
+  ~NfChain();
 
+  // The view over tables in host memory, for CPU planes.
   const NfChainView& view() const { return view_; }
+  // The same chain over GPU copies of the elements' tables (made on first call), for kernels.
+  const NfChainView& device_view();
+  // The router of element `element`, if it is an l3fwd (the control plane changes its tables).
+  Router* router(uint32_t element) const { return routers_[element].get(); }
   uint32_t size() const { return view_.count; }
   const std::string& name(uint32_t element) const { return names_[element]; }
   std::vector<std::string> counter_names(uint32_t element) const;
@@ -64,7 +76,9 @@ class NfChain {
 
  private:
   NfChainView view_{};
+  std::optional<NfChainView> device_view_;
   std::vector<std::string> names_;
+  std::vector<std::unique_ptr<Router>> routers_;  // per element; null for elements without tables
 };
 
 }  // namespace gnf::nf

@@ -1,7 +1,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
+#include "nf/l3fwd/ip_address.h"
 #include "nf/packet.h"
 
 namespace gnf::nf {
@@ -10,6 +12,13 @@ namespace gnf::nf {
 struct NfContext {
   uint16_t ports = 1;
   std::array<std::array<uint8_t, 6>, kMaxPorts> port_macs{};
+  // The ports' own IP addresses, as [[port]] ipv4 / ipv6 give them (a router answers for them).
+  struct PortAddress {
+    uint16_t port;
+    IpAddress address;
+    IpPrefix network;
+  };
+  std::vector<PortAddress> addresses;
 };
 
 }  // namespace gnf::nf

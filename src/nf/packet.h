@@ -32,7 +32,7 @@ struct PacketBatch {
 // Run-time counters of one NF instance. Each NF names its counters (Counters::names);
 // on the CPU every plane has its own copy, summed when read.
 struct NfCounters {
-  static constexpr int kMax = 8;
+  static constexpr int kMax = 16;
   unsigned long long value[kMax];
 };
 

@@ -1,5 +1,7 @@
 #include "nf/params.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "util/error.h"
@@ -47,6 +49,19 @@ bool Params::get_bool(const std::string& key, bool fallback) const {
   if (!v) return fallback;
   if (auto* b = std::get_if<bool>(&v->value)) return *b;
   fail(key, "expected true or false");
+}
+
+std::string Params::get_path(const std::string& key) const {
+  std::string path = get_string(key, "");
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  std::filesystem::path dir = std::filesystem::path(file_).parent_path();
+  if (file_ == "<command line>" || dir.empty()) return path;
+  return (dir / path).lexically_normal().string();
+}
+
+int Params::line_of(const std::string& key) const {
+  auto it = values_.find(key);
+  return it != values_.end() && it->second.line ? it->second.line : line_;
 }
 
 void Params::reject_unknown() const {

@@ -28,6 +28,11 @@ class Params {
   std::string get_choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed) const;
   int64_t get_int(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
   bool get_bool(const std::string& key, bool fallback) const;
+  // A file name; a relative one starts at the config file's folder. Empty when absent.
+  std::string get_path(const std::string& key) const;
+  // The line the key's value is on (the table's line when absent), for errors found later.
+  int line_of(const std::string& key) const;
+  const std::string& file() const { return file_; }
 
   // Throws for any key no get_*() asked for: a typo in a config must not be silently ignored.
   void reject_unknown() const;

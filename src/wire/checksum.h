@@ -24,4 +24,13 @@ GNF_INLINE uint16_t checksum_finish(uint64_t sum) {
   return uint16_t(~sum);
 }
 
+// RFC 1624, eqn. 3: the checksum after one 16-bit word of the covered data changes from old_word to
+// new_word, HC' = ~(~HC + ~m + m'), without summing the rest again.
+GNF_INLINE uint16_t checksum_replace16(uint16_t checksum, uint16_t old_word, uint16_t new_word) {
+  uint64_t sum = uint16_t(~checksum);
+  sum += uint16_t(~old_word);
+  sum += new_word;
+  return checksum_finish(sum);
+}
+
 }  // namespace gnf::wire

@@ -30,11 +30,6 @@ uint32_t make_entry(uint8_t depth, uint32_t next_hop) {
 bool valid(uint32_t entry) { return entry & kLpm4Valid; }
 uint32_t depth_of(uint32_t entry) { return entry >> kLpm4DepthShift; }
 
-// Entries are written whole with one store each (readers may be looking, see lpm4.h).
-void store(uint32_t* entry, uint32_t value) { __atomic_store_n(entry, value, __ATOMIC_RELAXED); }
-// For a tbl24 entry that points to a group: the group's entries become visible first.
-void store_release(uint32_t* entry, uint32_t value) { __atomic_store_n(entry, value, __ATOMIC_RELEASE); }
-
 std::string route_name(uint32_t prefix, uint8_t depth) {
   return fmt::format("{}.{}.{}.{}/{}", prefix >> 24, prefix >> 16 & 0xff, prefix >> 8 & 0xff, prefix & 0xff,
                      depth);
@@ -66,6 +61,10 @@ Lpm4Table::Lpm4Table(uint32_t max_tbl8_groups) : max_tbl8_groups_(max_tbl8_group
   tbl8_.reset(zeroed(size_t(max_tbl8_groups) * kLpm4GroupEntries));
   free_groups_.reserve(max_tbl8_groups);
   for (uint32_t g = max_tbl8_groups; g-- > 0;) free_groups_.push_back(g);
+}
+
+void Lpm4Table::record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region) {
+  writer_.attach(log, tbl24_.get(), kLpm4Tbl24Entries, tbl24_region, tbl8_.get(), tbl8_region);
 }
 
 Lpm4View Lpm4Table::view() const { return Lpm4View{tbl24_.get(), tbl8_.get(), max_tbl8_groups_}; }
@@ -112,7 +111,7 @@ void Lpm4Table::each_short_entry(uint32_t prefix, uint8_t depth, Visit visit) {
 // A route of depth <= 24 takes every entry it spans that no longer rule holds.
 void Lpm4Table::add_short(uint32_t prefix, uint8_t depth, uint32_t entry) {
   each_short_entry(prefix, depth, [&](uint32_t& e) {
-    if (!valid(e) || depth_of(e) <= depth) store(&e, entry);
+    if (!valid(e) || depth_of(e) <= depth) writer_.store(&e, entry);
   });
 }
 
@@ -131,16 +130,16 @@ void Lpm4Table::add_long(uint32_t prefix, uint8_t depth, uint32_t entry) {
     index = free_groups_.back();
     free_groups_.pop_back();
     uint32_t* g = group(index);
-    for (uint32_t j = 0; j < kLpm4GroupEntries; ++j) store(&g[j], e24);  // 0 or the covering route
+    for (uint32_t j = 0; j < kLpm4GroupEntries; ++j) writer_.store(&g[j], e24);  // 0 or the covering route
   } else {
     index = e24 & kLpm4NextHopMask;
   }
   uint32_t* g = group(index);
   uint32_t first = prefix & 0xff, count = 1u << (32 - depth);
   for (uint32_t j = first; j < first + count; ++j) {
-    if (!valid(g[j]) || depth_of(g[j]) <= depth) store(&g[j], entry);
+    if (!valid(g[j]) || depth_of(g[j]) <= depth) writer_.store(&g[j], entry);
   }
-  if (fresh) store_release(&e24, kLpm4Valid | kLpm4Group | index);
+  if (fresh) writer_.store_release(&e24, kLpm4Valid | kLpm4Group | index);
 }
 
 bool Lpm4Table::remove(uint32_t prefix, uint8_t depth) {
@@ -166,7 +165,7 @@ uint32_t Lpm4Table::covering_entry(uint32_t prefix, uint8_t depth) const {
 // back to the covering route. Groups stay: the routes longer than /24 that made them are still there.
 void Lpm4Table::remove_short(uint32_t prefix, uint8_t depth, uint32_t replacement) {
   each_short_entry(prefix, depth, [&](uint32_t& e) {
-    if (valid(e) && depth_of(e) <= depth) store(&e, replacement);
+    if (valid(e) && depth_of(e) <= depth) writer_.store(&e, replacement);
   });
 }
 
@@ -180,14 +179,14 @@ void Lpm4Table::remove_long(uint32_t prefix, uint8_t depth, uint32_t replacement
   uint32_t* g = group(index);
   uint32_t first = prefix & 0xff, count = 1u << (32 - depth);
   for (uint32_t j = first; j < first + count; ++j) {
-    if (valid(g[j]) && depth_of(g[j]) <= depth) store(&g[j], replacement);
+    if (valid(g[j]) && depth_of(g[j]) <= depth) writer_.store(&g[j], replacement);
   }
   for (uint32_t j = 0; j < kLpm4GroupEntries; ++j) {
     if (valid(g[j]) && depth_of(g[j]) > 24) return;
   }
   // Every entry is now the one covering route of depth <= 24, or 0: the same word throughout.
   for (uint32_t j = 1; j < kLpm4GroupEntries; ++j) assert(g[j] == g[0]);
-  store_release(&e24, g[0]);
+  writer_.store_release(&e24, g[0]);
   free_groups_.push_back(index);
 }
 

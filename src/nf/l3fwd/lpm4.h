@@ -9,12 +9,11 @@
 //
 // Concurrent readers: every entry is one aligned 32-bit word written with a single store, so a lookup
 // racing an update sees either the old or the new entry, never a mix. A new tbl8 group is filled
-// completely before the tbl24 entry that points to it is stored (release order), so a reader never
-// follows a pointer into a half-built group; on the CPU the reader's tbl8 load depends on the tbl24
-// value it loaded, which orders the two loads (rte_lpm relies on the same). Not done yet: waiting for
-// readers before a freed group is reused (a grace period), and the GPU side's ordering argument (the
-// PTX memory model promises nothing for dependent loads: the GPU copy step must give one, e.g. an
-// acquire load of the tbl24 entry or updates only between kernel launches).
+// completely before the tbl24 entry that points to it is stored (release order), and a lookup that
+// follows a group pointer fences before it loads from the group (acquire order), so a reader never
+// sees a half-built group, on the CPU or on the GPU (where the group stores come from the replay
+// kernel of mem/device_mirror.h, which orders them the same way). Not done yet: waiting for readers
+// before a freed group is reused (a grace period).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mem/table_log.h"
 #include "util/hd.h"
 
 namespace gnf::nf {
@@ -48,12 +48,24 @@ struct Lpm4View {
 };
 
 // One entry, loaded once. A reader racing the builder must not let the compiler split, repeat or
-// cache the load: relaxed atomic on the host (a plain mov on x86), volatile on the device.
+// cache the load: relaxed atomic on the host (a plain mov on x86), volatile on the device (which also
+// keeps a persistent kernel from reading a stale L1 line forever).
 GNF_INLINE uint32_t lpm4_load_entry(const uint32_t* entry) {
 #if defined(__CUDA_ARCH__)
   return *static_cast<const volatile uint32_t*>(entry);
 #else
   return __atomic_load_n(entry, __ATOMIC_RELAXED);
+#endif
+}
+
+// After loading an entry that points to more table (a group), before loading from there: the
+// acquire half of the builder's release. Free on x86; fence.acq_rel.gpu on the GPU. Paid only by
+// lookups that go to a second level.
+GNF_INLINE void table_acquire_fence() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif
 }
 
@@ -63,6 +75,7 @@ GNF_INLINE uint32_t lpm4_load_entry(const uint32_t* entry) {
 GNF_INLINE bool lpm4_lookup(const Lpm4View& view, uint32_t addr, uint32_t& next_hop) {
   uint32_t entry = lpm4_load_entry(view.tbl24 + (addr >> 8));
   if (entry & kLpm4Group) {
+    table_acquire_fence();
     entry = lpm4_load_entry(view.tbl8 + (entry & kLpm4NextHopMask) * kLpm4GroupEntries + (addr & 0xffu));
   }
   if (!(entry & kLpm4Valid)) return false;
@@ -99,6 +112,15 @@ class Lpm4Table {
   // Host-memory view for lpm4_lookup().
   Lpm4View view() const;
 
+  // From now on every store into tbl24 / tbl8 is also recorded in `log` (as words of the regions
+  // numbered tbl24_region / tbl8_region), with a release wherever the host store is a release, so
+  // that a copy of the tables elsewhere can be kept equal (mem/device_mirror.h). nullptr stops it.
+  void record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
+  // The tables' words, for making such a copy: tbl24 then tbl8.
+  const uint32_t* tbl24_words() const { return tbl24_.get(); }
+  const uint32_t* tbl8_words() const { return tbl8_.get(); }
+  size_t tbl8_word_count() const { return size_t(max_tbl8_groups_) * kLpm4GroupEntries; }
+
   uint32_t rule_count() const { return rule_count_; }
   uint32_t tbl8_groups_used() const { return max_tbl8_groups_ - uint32_t(free_groups_.size()); }
   uint32_t max_tbl8_groups() const { return max_tbl8_groups_; }
@@ -118,6 +140,8 @@ class Lpm4Table {
   // The entry of the longest rule shorter than depth that covers prefix, or 0 (invalid) if none.
   uint32_t covering_entry(uint32_t prefix, uint8_t depth) const;
   uint32_t* group(uint32_t index) { return tbl8_.get() + size_t(index) * kLpm4GroupEntries; }
+  // Every entry is written through it (readers may be looking): one store each, and recorded.
+  mem::TableWriter writer_;
 
   uint32_t max_tbl8_groups_;
   Table tbl24_;

@@ -51,11 +51,6 @@ uint32_t group_entry(uint32_t index) { return kLpm6Valid | kLpm6Group | index; }
 bool valid(uint32_t entry) { return entry & kLpm6Valid; }
 bool points_to_group(uint32_t entry) { return entry & kLpm6Group; }
 
-// Entries are written whole with one store each (readers may be looking, see lpm6.h).
-void store(uint32_t* entry, uint32_t value) { __atomic_store_n(entry, value, __ATOMIC_RELAXED); }
-// For an entry that makes groups reachable: the groups' entries become visible first.
-void store_release(uint32_t* entry, uint32_t value) { __atomic_store_n(entry, value, __ATOMIC_RELEASE); }
-
 std::string route_name(const Prefix& p, int depth) {
   uint8_t bytes[16];
   for (int i = 0; i < 16; ++i) bytes[i] = byte_at(p, i);
@@ -92,6 +87,10 @@ Lpm6Table::Lpm6Table(uint32_t max_tbl8_groups) : max_tbl8_groups_(max_tbl8_group
   tbl8_depth_.reset(zeroed<uint8_t>(size_t(max_tbl8_groups) * kLpm6GroupEntries));
 }
 
+void Lpm6Table::record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region) {
+  writer_.attach(log, tbl24_.get(), kLpm6Tbl24Entries, tbl24_region, tbl8_.get(), tbl8_region);
+}
+
 Lpm6View Lpm6Table::view() const { return Lpm6View{tbl24_.get(), tbl8_.get(), max_tbl8_groups_}; }
 
 bool Lpm6Table::find(const uint8_t prefix[16], uint8_t depth, uint32_t& next_hop) const {
@@ -121,11 +120,11 @@ void Lpm6Table::add(const uint8_t prefix_bytes[16], uint8_t depth, uint32_t next
   const uint32_t entry = make_entry(next_hop);
   each_route_entry(span(prefix, depth, &hook), [&](uint32_t& e, uint8_t& d) {
     if (!valid(e) || d <= depth) {
-      store(&e, entry);
+      writer_.store(&e, entry);
       d = depth;
     }
   });
-  if (hook.entry) store_release(hook.entry, hook.value);
+  if (hook.entry) writer_.store_release(hook.entry, hook.value);
   if (rules_[depth].insert_or_assign(prefix, next_hop).second) ++rule_count_;
 }
 
@@ -155,7 +154,7 @@ uint32_t Lpm6Table::new_group(uint32_t entry, uint8_t depth) {
   uint32_t* g = group(index);
   uint8_t* gd = group_depths(index);
   for (uint32_t j = 0; j < kLpm6GroupEntries; ++j) {
-    store(&g[j], entry);
+    writer_.store(&g[j], entry);
     gd[j] = depth;
   }
   return index;
@@ -186,7 +185,7 @@ Lpm6Table::Span Lpm6Table::span(const Prefix& prefix, uint8_t depth, Hook* hook)
       assert(hook);
       index = new_group(*e, *ed);
       if (hook->entry) {
-        store(e, group_entry(index));
+        writer_.store(e, group_entry(index));
       } else {
         *hook = Hook{e, group_entry(index)};
       }
@@ -233,7 +232,7 @@ bool Lpm6Table::remove(const uint8_t prefix_bytes[16], uint8_t depth) {
   const Span s = span(prefix, depth, nullptr);
   each_route_entry(s, [&](uint32_t& e, uint8_t& d) {
     if (valid(e) && d <= depth) {
-      store(&e, replacement);
+      writer_.store(&e, replacement);
       d = replacement_depth;
     }
   });
@@ -267,7 +266,7 @@ void Lpm6Table::free_unneeded_groups(const Span& s) {
       if (points_to_group(g[j]) || gd[j] > above) return;
     }
     for (uint32_t j = 1; j < kLpm6GroupEntries; ++j) assert(g[j] == g[0] && gd[j] == gd[0]);
-    store_release(s.path[k - 1], g[0]);
+    writer_.store_release(s.path[k - 1], g[0]);
     *s.path_depth[k - 1] = gd[0];
     free_groups_.push_back(index);
   }

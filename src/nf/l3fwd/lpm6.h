@@ -18,11 +18,10 @@
 // written with a single store, so a racing lookup sees the old or the new entry, never a mix. When an
 // add needs new groups (several at once where its path has none yet), all of them are written
 // in full, including the links between them, before the one entry that makes the first reachable is
-// stored with release order; on the CPU each group load depends on the entry loaded before it, which
-// orders them (rte_fib6 relies on the same). Not done yet, as for lpm4: a freed group is reused at
-// once, so a reader still inside it can see it rewritten: reuse needs a grace period (waiting for
-// readers) before it is safe; and the GPU needs its own ordering argument (an acquire load of each
-// pointing entry, or updates only between kernel launches).
+// stored with release order, and a lookup fences (acquire) before each group load, on the CPU and on
+// the GPU (where the stores come from the mirror's replay kernel, mem/device_mirror.cu). Not done
+// yet, as for lpm4: a freed group is reused at once, so a reader still inside it can see it
+// rewritten: reuse needs a grace period (waiting for readers) before it is safe.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -30,6 +29,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mem/table_log.h"
+#include "nf/l3fwd/lpm4.h"  // table_acquire_fence
 #include "util/hd.h"
 
 namespace gnf::nf {
@@ -72,6 +73,7 @@ GNF_INLINE uint32_t lpm6_load_entry(const uint32_t* entry) {
 GNF_INLINE bool lpm6_lookup(const Lpm6View& view, const uint8_t addr[16], uint32_t& next_hop) {
   uint32_t entry = lpm6_load_entry(view.tbl24 + (uint32_t(addr[0]) << 16 | uint32_t(addr[1]) << 8 | addr[2]));
   for (int byte = 3; entry & kLpm6Group; ++byte) {
+    table_acquire_fence();
     entry = lpm6_load_entry(view.tbl8 + size_t(entry & kLpm6NextHopMask) * kLpm6GroupEntries + addr[byte]);
   }
   if (!(entry & kLpm6Valid)) return false;
@@ -111,6 +113,12 @@ class Lpm6Table {
 
   // Host-memory view for lpm6_lookup().
   Lpm6View view() const;
+
+  // Stores are also recorded for a copy elsewhere, as Lpm4Table::record_stores does.
+  void record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
+  const uint32_t* tbl24_words() const { return tbl24_.get(); }
+  const uint32_t* tbl8_words() const { return tbl8_.get(); }
+  size_t tbl8_word_count() const { return size_t(max_tbl8_groups_) * kLpm6GroupEntries; }
 
   uint32_t rule_count() const { return rule_count_; }
   uint32_t tbl8_groups_used() const { return groups_handed_out_ - uint32_t(free_groups_.size()); }
@@ -163,6 +171,7 @@ class Lpm6Table {
   std::vector<uint32_t> free_groups_;  // of those, the ones free again
   std::array<std::unordered_map<Prefix, uint32_t, PrefixHash>, kLpm6MaxDepth + 1> rules_;  // per depth
   uint32_t rule_count_ = 0;
+  mem::TableWriter writer_;  // every entry store goes through it (one store each, recorded)
 };
 
 }  // namespace gnf::nf

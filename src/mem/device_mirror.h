@@ -1,0 +1,43 @@
+// A GPU-memory copy of host tables (arrays of 32-bit words) that stays equal to them while kernels
+// read it: updates arrive as a TableLog, which a small kernel replays in order next to the running
+// data-path kernels. Nothing is stopped and no reader sees a half-made update (the ordering argument
+// is at the replay kernel, device_mirror.cu).
+//
+// Built only with CUDA; without it the constructor throws UserError.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "mem/table_log.h"
+
+namespace gnf::mem {
+
+class DeviceMirror {
+ public:
+  static constexpr uint32_t kMaxRegions = 8;
+
+  DeviceMirror();
+  ~DeviceMirror();
+  DeviceMirror(const DeviceMirror&) = delete;
+  DeviceMirror& operator=(const DeviceMirror&) = delete;
+
+  // Adds a region: GPU memory for `words` words, filled from `host` now. Returns the region's number,
+  // which TableLog stores name. Call before readers start (it allocates).
+  uint32_t add_region(const uint32_t* host, size_t words);
+  // The region's GPU copy, for kernels.
+  const uint32_t* device(uint32_t region) const;
+
+  // Replays the log's stores into the GPU copies, phase by phase (a release between phases), and
+  // returns once they are all visible to kernels. Safe while kernels read the regions.
+  void apply(const TableLog& log);
+
+  // Bytes of GPU memory the regions take.
+  size_t device_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gnf::mem

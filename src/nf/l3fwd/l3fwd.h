@@ -1,0 +1,241 @@
+// l3fwd: an IPv4/IPv6 router's forwarding step, as one NF element for CPU and GPU alike.
+//
+// Per packet (RFC 1812 for IPv4, RFC 8200 / RFC 4861 for IPv6):
+//   - Ethernet: to the input port's MAC (else dropped: another host's frame), or broadcast/multicast
+//     and ARP (to the host's slow path); other EtherTypes, 802.1Q tags included, are dropped.
+//   - IPv4: version, IHL, total length and header checksum checked (each failure dropped under its
+//     own counter); options go to the host, as do packets for the router's addresses, broadcast and
+//     multicast; martian addresses are dropped. TTL <= 1 goes to the host (it sends ICMP time
+//     exceeded). Fragments are forwarded as any packet: a router does not reassemble.
+//   - IPv6: version and payload length checked; the extension header chain is walked (bounded) so a
+//     truncated one is dropped, and Hop-by-Hop options go to the host; multicast and link-local
+//     destinations go to the host; hop limit <= 1 goes to the host.
+//   - Longest-prefix match on the destination gives a next hop (next_hop.h); its MAC comes from the
+//     neighbour table (or the route itself for DPDK-style port routes); unresolved next hops and
+//     destinations without a route go to the host, which answers with ARP/ND or ICMP.
+//   - Forwarding: TTL / hop limit minus one, the IPv4 checksum updated incrementally (RFC 1624), the
+//     Ethernet source set to the output port's MAC and the destination to the next hop's.
+//
+// Header reads are byte loads (wire/bytes.h): correct at any alignment, which matters because the
+// IP header starts 14 bytes into the frame, so 2 bytes off a 4-byte boundary. On the GPU each byte
+// load is one instruction, but the 20-40 header bytes lie in one or two 32-byte sectors, so the
+// memory traffic is that of aligned word loads; only the instruction count is higher.
+//
+// Parameters (config table [[nf]] with type = "l3fwd"):
+//   routes         = "file"  route file (ctl/route_file.h): DPDK l3fwd "R<prefix>/<len> <port>" lines
+//                            and "prefix gateway" lines; relative to the config file's folder
+//   neighbours     = "file"  static neighbours: "address mac" lines
+//   check_dst_mac  = true    drop unicast frames not addressed to the input port's MAC
+//   lpm4_groups    = 65536   IPv4 tbl8 groups (/24s holding routes longer than /24), 1 KiB each
+//   lpm6_groups    = 65536   IPv6 stride groups, 1 KiB each
+//   next_hops      = 65536   distinct next hops (32 B each)
+// The ports' own addresses come from the [[port]] tables (ipv4 = "10.0.1.1/24", ipv6 = "...").
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "nf/context.h"
+#include "nf/l3fwd/lpm4.h"
+#include "nf/l3fwd/lpm6.h"
+#include "nf/l3fwd/neighbour.h"
+#include "nf/l3fwd/next_hop.h"
+#include "nf/packet.h"
+#include "nf/params.h"
+#include "util/hd.h"
+#include "util/net_headers.h"
+#include "wire/bytes.h"
+#include "wire/checksum.h"
+
+namespace gnf::nf {
+
+// The tables a lookup reads, in host or GPU memory (router.h makes both).
+struct L3FwdTables {
+  Lpm4View lpm4;
+  Lpm6View lpm6;
+  NextHopView next_hops;
+  NeighbourView neighbours;
+};
+
+struct L3FwdView {
+  enum Counter {
+    kForwardedIpv4,
+    kForwardedIpv6,
+    kToHostLocal,        // for the router: its addresses, broadcast, multicast, ARP
+    kToHostTtl,          // TTL / hop limit would expire
+    kToHostNoRoute,
+    kToHostNoNeighbour,  // next hop not resolved (yet)
+    kToHostOptions,      // IPv4 options, IPv6 Hop-by-Hop
+    kDropNotIp,
+    kDropOtherHost,      // unicast to another MAC
+    kDropBadHeader,      // too short, wrong version, IHL < 5
+    kDropBadLength,      // total / payload length beyond the frame, or below the header
+    kDropBadChecksum,
+    kDropMartian,        // addresses no router may forward (RFC 1812 5.3.7, RFC 4291)
+    kDropBadExtHeader,   // IPv6 extension header chain truncated or too long
+    kDropBlackhole,
+    kCounterCount
+  };
+  static constexpr const char* kCounterNames[kCounterCount] = {
+      "forwarded_ipv4", "forwarded_ipv6", "to_host_local",      "to_host_ttl",     "to_host_no_route",
+      "to_host_no_neighbour", "to_host_options", "drop_not_ip", "drop_other_host", "drop_bad_header",
+      "drop_bad_length", "drop_bad_checksum", "drop_martian", "drop_bad_ext_header", "drop_blackhole"};
+
+  L3FwdTables tables;
+  uint8_t port_mac[kMaxPorts][6];
+  uint16_t ports;
+  bool check_dst_mac;
+
+  GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
+    for (uint32_t i = 0; i < batch.count; ++i) {
+      PacketRef& p = batch.packets[i];
+      if (p.verdict != Verdict::Forward) continue;
+      const Counter c = route(p);
+      ++counters.value[c];
+      if (c == kForwardedIpv4 || c == kForwardedIpv6) continue;
+      p.verdict = c >= kDropNotIp ? Verdict::Drop : Verdict::ToHost;
+    }
+  }
+
+ private:
+  GNF_HD Counter route(PacketRef& p) const {
+    if (p.len < net::kEthHeaderBytes || p.in_port >= ports) return kDropBadHeader;
+    const uint8_t* eth = p.data;
+    const uint16_t type = wire::load_be16(eth + 12);
+    if (eth[0] & 1) return type == net::kEtherTypeIpv4 || type == net::kEtherTypeIpv6 || type == kEtherTypeArp
+                               ? kToHostLocal
+                               : kDropNotIp;
+    if (check_dst_mac && !same_mac(eth, port_mac[p.in_port])) return kDropOtherHost;
+    if (type == net::kEtherTypeIpv4) return route_ipv4(p);
+    if (type == net::kEtherTypeIpv6) return route_ipv6(p);
+    return type == kEtherTypeArp ? kToHostLocal : kDropNotIp;
+  }
+
+  GNF_HD Counter route_ipv4(PacketRef& p) const {
+    if (p.len < net::kEthHeaderBytes + net::kIpv4MinHeaderBytes) return kDropBadHeader;
+    uint8_t* ip = p.data + net::kEthHeaderBytes;
+    const uint32_t ihl = (ip[0] & 0xfu) * 4;
+    if (ip[0] >> 4 != 4 || ihl < net::kIpv4MinHeaderBytes) return kDropBadHeader;
+    const uint32_t total = wire::load_be16(ip + 2);
+    if (total < ihl || net::kEthHeaderBytes + total > p.len) return kDropBadLength;
+    if (wire::checksum_finish(wire::checksum_add(0, ip, ihl)) != 0) return kDropBadChecksum;
+    const uint32_t src = wire::load_be32(ip + 12), dst = wire::load_be32(ip + 16);
+    if (martian_ipv4_source(src) || martian_ipv4_destination(dst)) return kDropMartian;
+    if (dst == 0xffffffffu || (dst >> 28) == 0xe) return kToHostLocal;  // broadcast, multicast
+    uint32_t index;
+    if (!lpm4_lookup(tables.lpm4, dst, index)) return kToHostNoRoute;
+    NextHop hop;
+    if (!next_hop_at(tables.next_hops, index, hop)) return kToHostNoRoute;
+    if (hop.kind == NextHopKind::Local) return kToHostLocal;
+    if (hop.kind == NextHopKind::Blackhole) return kDropBlackhole;
+    // After the local check: options or an expiring TTL on a packet for the router are its business.
+    if (ihl != net::kIpv4MinHeaderBytes) return kToHostOptions;
+    if (ip[8] <= 1) return kToHostTtl;
+    uint8_t mac[6];
+    if (!resolve(hop, 4, ip + 16, mac)) return kToHostNoNeighbour;
+    const uint16_t old_word = wire::load_be16(ip + 8);  // TTL, protocol
+    ip[8] -= 1;
+    wire::store_be16(ip + 10, wire::checksum_replace16(wire::load_be16(ip + 10), old_word, wire::load_be16(ip + 8)));
+    rewrite_ethernet(p, hop.port, mac);
+    return kForwardedIpv4;
+  }
+
+  GNF_HD Counter route_ipv6(PacketRef& p) const {
+    if (p.len < net::kEthHeaderBytes + net::kIpv6HeaderBytes) return kDropBadHeader;
+    uint8_t* ip = p.data + net::kEthHeaderBytes;
+    if (ip[0] >> 4 != 6) return kDropBadHeader;
+    const uint32_t end = net::kIpv6HeaderBytes + wire::load_be16(ip + 4);
+    if (net::kEthHeaderBytes + end > p.len) return kDropBadLength;
+    const uint8_t* src = ip + 8;
+    const uint8_t* dst = ip + 24;
+    if (src[0] == 0xff || loopback_or_unspecified_ipv6(src) || loopback_or_unspecified_ipv6(dst)) return kDropMartian;
+    if (dst[0] == 0xff || (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80)) return kToHostLocal;  // multicast, link-local
+    if (src[0] == 0xfe && (src[1] & 0xc0) == 0x80) return kDropMartian;  // link-local source: never forwarded
+    const Counter chain = check_extension_headers(ip, end);
+    uint32_t index;
+    if (!lpm6_lookup(tables.lpm6, dst, index)) return kToHostNoRoute;
+    NextHop hop;
+    if (!next_hop_at(tables.next_hops, index, hop)) return kToHostNoRoute;
+    if (hop.kind == NextHopKind::Local) return chain == kDropBadExtHeader ? chain : kToHostLocal;
+    if (hop.kind == NextHopKind::Blackhole) return kDropBlackhole;
+    if (chain != kForwardedIpv6) return chain;
+    if (ip[7] <= 1) return kToHostTtl;
+    uint8_t mac[6];
+    if (!resolve(hop, 6, dst, mac)) return kToHostNoNeighbour;
+    ip[7] -= 1;
+    rewrite_ethernet(p, hop.port, mac);
+    return kForwardedIpv6;
+  }
+
+  // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop, kDropBadExtHeader
+  // for a header that runs past the payload or a chain longer than 8, else kForwardedIpv6.
+  GNF_HD static Counter check_extension_headers(const uint8_t* ip, uint32_t end) {
+    uint8_t next = ip[6];
+    uint32_t at = net::kIpv6HeaderBytes;
+    for (int headers = 0;; ++headers) {
+      const bool extension = next == net::kIpv6HopByHop || next == net::kIpv6Routing || next == kIpv6Fragment ||
+                             next == net::kIpv6DestOptions || next == kIpv6Auth || next == kIpv6Mobility ||
+                             next == kIpv6Hip || next == kIpv6Shim6;
+      if (!extension) return kForwardedIpv6;
+      if (next == net::kIpv6HopByHop) return headers == 0 ? kToHostOptions : kDropBadExtHeader;
+      if (headers == 8 || at + 8 > end) return kDropBadExtHeader;
+      const uint32_t len = next == kIpv6Fragment ? 8 : next == kIpv6Auth ? (ip[at + 1] + 2u) * 4 : (ip[at + 1] + 1u) * 8;
+      if (at + len > end) return kDropBadExtHeader;
+      if (next == kIpv6Fragment) return kForwardedIpv6;  // the rest may be in other fragments
+      next = ip[at];
+      at += len;
+    }
+  }
+
+  GNF_HD bool resolve(const NextHop& hop, uint8_t family, const uint8_t* destination, uint8_t mac[6]) const {
+    if (hop.port >= ports) return false;
+    switch (hop.kind) {
+      case NextHopKind::Port:
+        for (int b = 0; b < 6; ++b) mac[b] = hop.mac[b];
+        return true;
+      case NextHopKind::Gateway:
+        return neighbour_lookup(tables.neighbours, hop.port, hop.family, hop.gateway, mac);
+      case NextHopKind::Connected:
+        return neighbour_lookup(tables.neighbours, hop.port, family, destination, mac);
+      default:
+        return false;
+    }
+  }
+
+  GNF_HD void rewrite_ethernet(PacketRef& p, uint16_t port, const uint8_t mac[6]) const {
+    for (int b = 0; b < 6; ++b) {
+      p.data[b] = mac[b];
+      p.data[6 + b] = port_mac[port][b];
+    }
+    p.out_port = port;
+  }
+
+  GNF_HD static bool same_mac(const uint8_t* a, const uint8_t* b) {
+    bool same = true;
+    for (int i = 0; i < 6; ++i) same &= a[i] == b[i];
+    return same;
+  }
+  // 0/8 ("this network"), 127/8, multicast, class E and broadcast: never a packet's source.
+  GNF_HD static bool martian_ipv4_source(uint32_t a) {
+    return (a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 0xe;
+  }
+  // 0/8, 127/8 and class E (240/4 except the broadcast address) are no destination.
+  GNF_HD static bool martian_ipv4_destination(uint32_t a) {
+    return (a >> 24) == 0 || (a >> 24) == 127 || ((a >> 28) == 0xf && a != 0xffffffffu);
+  }
+  GNF_HD static bool loopback_or_unspecified_ipv6(const uint8_t* a) {
+    for (int i = 0; i < 15; ++i)
+      if (a[i]) return false;
+    return a[15] <= 1;
+  }
+
+  static constexpr uint16_t kEtherTypeArp = 0x0806;
+  static constexpr uint8_t kIpv6Fragment = 44, kIpv6Auth = 51, kIpv6Mobility = 135, kIpv6Hip = 139,
+                           kIpv6Shim6 = 140;
+};
+
+class Router;
+// Validates the parameters, builds the router's tables (the ports' addresses, the neighbour and
+// route files) and the view over their host copies. Throws gnf::UserError naming file, line and key.
+std::unique_ptr<Router> configure_l3fwd(const Params& params, const NfContext& context, L3FwdView& view);
+
+}  // namespace gnf::nf

@@ -1,0 +1,116 @@
+// The neighbour table: (port, IPv4 or IPv6 address) -> MAC address, as ARP and ND resolve them.
+// Read per packet by the l3fwd NF on CPU and GPU; written by the control plane while traffic flows.
+//
+// Layout: an open-addressing hash of slots (one 32-bit word each: 0 empty, kTombstone deleted, else
+// 1 + the index of an immutable record), and the records (nf/l3fwd/records.h explains why records
+// are immutable). Linear probing over at most kMaxProbe slots keeps a miss bounded on the GPU.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "mem/table_log.h"
+#include "nf/l3fwd/records.h"
+#include "util/hd.h"
+
+namespace gnf::nf {
+
+struct alignas(4) NeighbourRecord {
+  uint16_t port;
+  uint8_t family;  // 4 or 6
+  uint8_t reserved;
+  uint8_t address[16];  // network order; IPv4 in the first 4 bytes, the rest zero
+  uint8_t mac[6];
+  uint8_t reserved2[6];
+};
+static_assert(sizeof(NeighbourRecord) == 32);
+
+inline constexpr uint32_t kNeighbourTombstone = 0xffffffffu;
+inline constexpr uint32_t kNeighbourMaxProbe = 16;
+
+struct NeighbourView {
+  const uint32_t* slots;
+  const NeighbourRecord* records;
+  uint32_t slot_mask;  // slots - 1 (a power of two)
+};
+
+GNF_INLINE uint32_t neighbour_hash(uint16_t port, const uint8_t* address, uint8_t family) {
+  // FNV-1a over the port and the address bytes: cheap, and good enough for addresses.
+  uint32_t h = 2166136261u ^ port;
+  h *= 16777619u;
+  const int n = family == 4 ? 4 : 16;
+  for (int i = 0; i < n; ++i) {
+    h ^= address[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
+// The MAC of `address` (network order, 4 or 16 bytes) on `port`; false when not resolved.
+GNF_INLINE bool neighbour_lookup(const NeighbourView& view, uint16_t port, uint8_t family, const uint8_t* address,
+                                 uint8_t mac[6]) {
+  const uint32_t h = neighbour_hash(port, address, family);
+  const int n = family == 4 ? 4 : 16;
+  for (uint32_t probe = 0; probe < kNeighbourMaxProbe; ++probe) {
+    const uint32_t* slot = view.slots + ((h + probe) & view.slot_mask);
+#if defined(__CUDA_ARCH__)
+    const uint32_t s = *static_cast<const volatile uint32_t*>(slot);
+#else
+    const uint32_t s = __atomic_load_n(slot, __ATOMIC_RELAXED);
+#endif
+    if (s == 0) return false;
+    if (s == kNeighbourTombstone) continue;
+    record_acquire_fence();
+    const NeighbourRecord r = load_record(view.records + (s - 1));
+    if (r.port != port || r.family != family) continue;
+    bool same = true;
+    for (int i = 0; i < n; ++i) same &= r.address[i] == address[i];
+    if (!same) continue;
+    for (int i = 0; i < 6; ++i) mac[i] = r.mac[i];
+    return true;
+  }
+  return false;
+}
+
+// The host-side owner. One writer thread; readers anywhere.
+class NeighbourTable {
+ public:
+  // slots: a power of two (the table holds at most slots * 3/4 neighbours so probes stay short);
+  // records: how many record writes (new neighbours and MAC changes) the table can take. Records
+  // are not reused yet (that needs a grace period for readers), so a long run of MAC changes
+  // eventually fills them: set() then throws, naming the limit.
+  NeighbourTable(uint32_t slots, uint32_t records);
+
+  // Adds or updates. Throws gnf::UserError when the table or its records are full.
+  void set(uint16_t port, uint8_t family, const uint8_t* address, const std::array<uint8_t, 6>& mac);
+  // Removes; false when absent.
+  bool remove(uint16_t port, uint8_t family, const uint8_t* address);
+
+  NeighbourView view() const;
+  uint32_t size() const { return size_; }
+
+  // Stores are also recorded (see Lpm4Table::record_stores): records into `records_log`, slot words
+  // into `slots_log`; a reader must get records_log's stores before slots_log's.
+  void record_stores(mem::TableLog* records_log, uint32_t records_region, mem::TableLog* slots_log,
+                     uint32_t slots_region);
+  const uint32_t* slot_words() const { return slots_.data(); }
+  size_t slot_word_count() const { return slots_.size(); }
+  const uint32_t* record_words() const { return reinterpret_cast<const uint32_t*>(records_.data()); }
+  size_t record_word_count() const { return records_.size() * sizeof(NeighbourRecord) / 4; }
+
+ private:
+  // The slot holding (port, family, address), or -1; with `free_slot` the first reusable slot seen.
+  int64_t find(uint16_t port, uint8_t family, const uint8_t* address, int64_t* free_slot) const;
+  void store_slot(uint32_t slot, uint32_t value);
+
+  std::vector<uint32_t> slots_;
+  std::vector<NeighbourRecord> records_;
+  uint32_t records_used_ = 0;
+  uint32_t size_ = 0;
+  mem::TableLog* records_log_ = nullptr;
+  mem::TableLog* slots_log_ = nullptr;
+  uint32_t records_region_ = 0, slots_region_ = 0;
+};
+
+}  // namespace gnf::nf

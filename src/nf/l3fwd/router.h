@@ -1,0 +1,110 @@
+// The router's tables and the one place that changes them: routes (IPv4 and IPv6 LPM), next hops,
+// neighbours and the router's own addresses. The control plane (route files, netlink, the slow
+// path's ARP/ND) calls it from any thread; the l3fwd NF reads the tables through L3FwdTables.
+//
+// GPU: device_tables() makes a copy of every table in GPU memory (mem/device_mirror.h) on first use;
+// from then on each change is applied to both, the GPU's through the mirror's replay kernel, while
+// kernels keep reading. The order of publication is what readers rely on (records.h, lpm4.h): next
+// hops and neighbour records first, in one replay, then LPM entries and neighbour slots in the next.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mem/device_mirror.h"
+#include "mem/table_log.h"
+#include "nf/l3fwd/ip_address.h"
+#include "nf/l3fwd/l3fwd.h"
+
+namespace gnf::nf {
+
+struct RouterOptions {
+  uint32_t lpm4_tbl8_groups = 1u << 16;  // 64 MiB of tbl8 at most (pages are touched as used)
+  uint32_t lpm6_groups = 1u << 16;
+  uint32_t next_hops = 1u << 16;
+  uint32_t neighbour_slots = 1u << 16;
+  uint32_t neighbour_records = 1u << 18;
+};
+
+// What a route leads to, before it is a record.
+struct RouteTarget {
+  NextHopKind kind = NextHopKind::Gateway;
+  uint16_t port = 0;
+  IpAddress gateway;              // Gateway
+  std::array<uint8_t, 6> mac{};   // Port
+};
+
+class Router {
+ public:
+  Router(const RouterOptions& options, uint16_t ports);
+  ~Router();
+
+  // The router's address on a port: `address` becomes a local (to-host) host route and `network`
+  // a connected route out of `port`, as Linux does for `ip addr add`.
+  void add_address(uint16_t port, const IpAddress& address, const IpPrefix& network);
+  void remove_address(uint16_t port, const IpAddress& address, const IpPrefix& network);
+  // Adds or replaces a route. Throws gnf::UserError when a table is full (the message says which).
+  void add_route(const IpPrefix& prefix, const RouteTarget& target);
+  bool remove_route(const IpPrefix& prefix);
+  void set_neighbour(uint16_t port, const IpAddress& address, const std::array<uint8_t, 6>& mac);
+  bool remove_neighbour(uint16_t port, const IpAddress& address);
+
+  // The port whose connected network holds `address` (for "prefix gateway" routes), if any.
+  std::optional<uint16_t> connected_port(const IpAddress& address) const;
+  // The router's own address on `port` of a family, if it has one (the slow path answers from it).
+  std::optional<IpAddress> address_on(uint16_t port, uint8_t family) const;
+  bool is_local(const IpAddress& address) const;
+
+  // Where a packet to `destination` goes: the route's next hop, and for Connected / Gateway the
+  // address whose neighbour entry gives the MAC. nullopt without a route.
+  struct Lookup {
+    NextHopKind kind;
+    uint16_t port;
+    IpAddress neighbour;
+  };
+  std::optional<Lookup> lookup(const IpAddress& destination) const;
+
+  L3FwdTables host_tables() const;
+  // GPU copies (made on first call; throws UserError without CUDA).
+  L3FwdTables device_tables();
+
+  struct Usage {
+    uint32_t ipv4_routes, ipv6_routes, lpm4_groups, lpm6_groups, next_hops, neighbours;
+    size_t host_bytes_touched_max, device_bytes;
+  };
+  Usage usage() const;
+  uint16_t ports() const { return ports_; }
+
+ private:
+  uint32_t next_hop_index(const RouteTarget& target);  // existing or new record
+  void commit();                                      // brings the GPU copy up to date
+
+  mutable std::mutex mutex_;
+  uint16_t ports_;
+  RouterOptions options_;
+  Lpm4Table lpm4_;
+  Lpm6Table lpm6_;
+  std::vector<NextHop> next_hops_;
+  uint32_t next_hops_used_ = 0;
+  std::map<std::array<uint8_t, sizeof(NextHop)>, uint32_t> next_hop_ids_;
+  NeighbourTable neighbours_;
+  struct Address {
+    uint16_t port;
+    IpAddress address;
+    IpPrefix network;
+  };
+  std::vector<Address> addresses_;
+
+  std::unique_ptr<mem::DeviceMirror> mirror_;
+  mem::TableLog records_log_;  // replayed first: next hops and neighbour records
+  mem::TableLog entries_log_;  // then: LPM entries and neighbour slots
+  uint32_t next_hop_region_ = 0;
+  L3FwdTables device_tables_{};
+};
+
+}  // namespace gnf::nf

@@ -1,0 +1,339 @@
+// The l3fwd NF on the CPU: what it forwards and how it rewrites, where each other packet goes and
+// under which counter, and the route file formats. (The same code on the GPU: tests/gpu/.)
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "nf/chain.h"
+#include "nf/l3fwd/route_file.h"
+#include "util/error.h"
+#include "wire/bytes.h"
+#include "wire/checksum.h"
+
+using namespace gnf::nf;
+using gnf::UserError;
+
+namespace {
+
+using Mac = std::array<uint8_t, 6>;
+const Mac kPortMac[2] = {{0x02, 0, 0, 0, 0x01, 0}, {0x02, 0, 0, 0, 0x01, 1}};
+const Mac kPeerMac = {0x02, 0xaa, 0, 0, 0, 0x01};
+const Mac kGatewayMac = {0x02, 0xbb, 0, 0, 0, 0x02};
+
+// Per process: CTest runs tests of this binary in parallel processes.
+std::string temp_file(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + std::to_string(getpid()) + "-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A router with 10.0.0.1/24 + 2001:db8:0::1/64 on port 0 and 10.0.1.1/24 + 2001:db8:1::1/64 on port 1,
+// gateway 10.0.1.2 / 2001:db8:1::2 on port 1 resolved, and the routes of `routes`.
+NfChain make_router(const std::string& routes, bool check_dst_mac = true) {
+  Params p("test.toml", 1, "nf[0]");
+  p.set("routes", ParamValue{temp_file("routes.txt", routes), 0});
+  p.set("neighbours", ParamValue{temp_file("neighbours.txt", "10.0.1.2 02:bb:00:00:00:02\n2001:db8:1::2 02:bb:00:00:00:02\n"), 0});
+  p.set("check_dst_mac", ParamValue{check_dst_mac, 0});
+  NfContext context;
+  context.ports = 2;
+  for (uint16_t i = 0; i < 2; ++i) context.port_macs[i] = kPortMac[i];
+  for (auto [port, text] : {std::pair{0, "10.0.0.1/24"}, {0, "2001:db8:0::1/64"}, {1, "10.0.1.1/24"}, {1, "2001:db8:1::1/64"}}) {
+    auto parsed = *parse_interface_address(text);
+    context.addresses.push_back({uint16_t(port), parsed.first, parsed.second});
+  }
+  return NfChain({NfSpec{"l3fwd", p}}, context);
+}
+
+void put_ipv4_checksum(std::vector<uint8_t>& f) {
+  uint32_t ihl = (f[14] & 0xf) * 4;
+  f[24] = f[25] = 0;
+  gnf::wire::store_be16(&f[24], gnf::wire::checksum_finish(gnf::wire::checksum_add(0, &f[14], ihl)));
+}
+
+// Ethernet to port 0's MAC, IPv4 src -> dst with TTL, UDP; total length fits the frame.
+std::vector<uint8_t> ipv4_frame(const char* src, const char* dst, uint8_t ttl = 64, uint32_t len = 64) {
+  std::vector<uint8_t> f(len, 0);
+  std::copy(kPortMac[0].begin(), kPortMac[0].end(), f.begin());
+  std::copy(kPeerMac.begin(), kPeerMac.end(), f.begin() + 6);
+  f[12] = 0x08;
+  f[14] = 0x45;
+  gnf::wire::store_be16(&f[16], uint16_t(len - 14));
+  f[22] = ttl;
+  f[23] = 17;
+  std::copy_n(parse_ip_address(src)->bytes, 4, &f[26]);
+  std::copy_n(parse_ip_address(dst)->bytes, 4, &f[30]);
+  put_ipv4_checksum(f);
+  return f;
+}
+
+std::vector<uint8_t> ipv6_frame(const char* src, const char* dst, uint8_t hop_limit = 64, uint8_t next = 17,
+                                uint32_t len = 86) {
+  std::vector<uint8_t> f(len, 0);
+  std::copy(kPortMac[0].begin(), kPortMac[0].end(), f.begin());
+  std::copy(kPeerMac.begin(), kPeerMac.end(), f.begin() + 6);
+  f[12] = 0x86;
+  f[13] = 0xdd;
+  f[14] = 0x60;
+  gnf::wire::store_be16(&f[18], uint16_t(len - 54));
+  f[20] = next;
+  f[21] = hop_limit;
+  std::copy_n(parse_ip_address(src)->bytes, 16, &f[22]);
+  std::copy_n(parse_ip_address(dst)->bytes, 16, &f[38]);
+  return f;
+}
+
+struct Outcome {
+  Verdict verdict;
+  uint16_t out_port;
+  std::vector<uint64_t> counters;
+};
+
+Outcome run(NfChain& chain, std::vector<uint8_t>& frame, uint16_t in_port = 0) {
+  PacketRef ref{frame.data(), uint32_t(frame.size()), 0, in_port, in_port, Verdict::Forward};
+  PacketBatch batch{&ref, 1};
+  NfCounters counters[kMaxChainLength] = {};
+  run_chain(chain.view(), batch, counters);
+  return {ref.verdict, ref.out_port, {counters[0].value, counters[0].value + L3FwdView::kCounterCount}};
+}
+
+// The one counter a packet went under.
+int counter_of(const Outcome& o) {
+  int which = -1;
+  for (int c = 0; c < L3FwdView::kCounterCount; ++c) {
+    if (o.counters[c] == 0) continue;
+    EXPECT_EQ(which, -1) << "two counters moved";
+    EXPECT_EQ(o.counters[c], 1u);
+    which = c;
+  }
+  return which;
+}
+
+}  // namespace
+
+TEST(L3Fwd, ForwardsIpv4ViaGatewayWithTtlChecksumAndMacsRewritten) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.3.4", 64);
+  Outcome o = run(chain, f);
+  EXPECT_EQ(o.verdict, Verdict::Forward);
+  EXPECT_EQ(o.out_port, 1);
+  EXPECT_EQ(counter_of(o), L3FwdView::kForwardedIpv4);
+  EXPECT_EQ(f[22], 63);
+  EXPECT_EQ(gnf::wire::checksum_finish(gnf::wire::checksum_add(0, &f[14], 20)), 0) << "header checksum broken";
+  EXPECT_TRUE(std::equal(kGatewayMac.begin(), kGatewayMac.end(), f.begin()));
+  EXPECT_TRUE(std::equal(kPortMac[1].begin(), kPortMac[1].end(), f.begin() + 6));
+}
+
+TEST(L3Fwd, IncrementalChecksumAgreesWithARecomputationForEveryTtl) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  for (int ttl = 2; ttl <= 255; ++ttl) {
+    for (uint8_t tos : {0x00, 0xff}) {  // 0xff pushes the sum towards the 0xffff corner (RFC 1624)
+      std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.255.255", uint8_t(ttl));
+      f[15] = tos;
+      put_ipv4_checksum(f);
+      ASSERT_EQ(run(chain, f).verdict, Verdict::Forward);
+      std::vector<uint8_t> expected = f;
+      put_ipv4_checksum(expected);
+      ASSERT_EQ(gnf::wire::load_be16(&f[24]), gnf::wire::load_be16(&expected[24])) << "ttl " << ttl;
+    }
+  }
+}
+
+TEST(L3Fwd, ForwardsIpv6ViaGatewayWithHopLimitDecremented) {
+  NfChain chain = make_router("2001:db8:100::/40 2001:db8:1::2\n");
+  std::vector<uint8_t> f = ipv6_frame("2001:db8::5", "2001:db8:100::7", 9);
+  Outcome o = run(chain, f);
+  EXPECT_EQ(o.verdict, Verdict::Forward);
+  EXPECT_EQ(o.out_port, 1);
+  EXPECT_EQ(counter_of(o), L3FwdView::kForwardedIpv6);
+  EXPECT_EQ(f[21], 8);
+  EXPECT_TRUE(std::equal(kGatewayMac.begin(), kGatewayMac.end(), f.begin()));
+}
+
+TEST(L3Fwd, DpdkStylePortRoutesUseThePortsFixedMacWithoutNeighbours) {
+  NfChain chain = make_router("R198.18.0.0/16 1\nR2001:db8:200::/48 1\n");
+  std::vector<uint8_t> f4 = ipv4_frame("10.0.0.5", "198.18.9.9"), f6 = ipv6_frame("2001:db8::5", "2001:db8:200::1");
+  for (auto* f : {&f4, &f6}) {
+    Outcome o = run(chain, *f);
+    EXPECT_EQ(o.verdict, Verdict::Forward);
+    EXPECT_EQ(o.out_port, 1);
+    Mac expected = port_route_mac(1);
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), f->begin()));
+  }
+}
+
+TEST(L3Fwd, ConnectedDestinationsUseTheirOwnNeighbourEntryOrGoToTheHost) {
+  NfChain chain = make_router("");
+  std::vector<uint8_t> known = ipv4_frame("10.0.0.5", "10.0.1.2"), unknown = ipv4_frame("10.0.0.5", "10.0.1.3");
+  EXPECT_EQ(counter_of(run(chain, known)), L3FwdView::kForwardedIpv4);
+  Outcome o = run(chain, unknown);
+  EXPECT_EQ(o.verdict, Verdict::ToHost);
+  EXPECT_EQ(counter_of(o), L3FwdView::kToHostNoNeighbour);
+}
+
+TEST(L3Fwd, PacketsForTheRouterItselfGoToTheHost) {
+  NfChain chain = make_router("");
+  std::vector<std::vector<uint8_t>> frames = {ipv4_frame("10.0.0.5", "10.0.0.1"), ipv4_frame("10.0.0.5", "10.0.1.1"),
+                                              ipv4_frame("10.0.0.5", "255.255.255.255"),
+                                              ipv4_frame("10.0.0.5", "224.0.0.5"),
+                                              ipv6_frame("2001:db8::5", "2001:db8:1::1"),
+                                              ipv6_frame("fe80::5", "ff02::1:ff00:1"), ipv6_frame("fe80::5", "fe80::1")};
+  std::vector<uint8_t> arp(60, 0);
+  std::fill_n(arp.begin(), 6, 0xff);
+  arp[12] = 0x08;
+  arp[13] = 0x06;
+  frames.push_back(arp);
+  for (auto& f : frames) {
+    Outcome o = run(chain, f);
+    EXPECT_EQ(o.verdict, Verdict::ToHost);
+    EXPECT_EQ(counter_of(o), L3FwdView::kToHostLocal);
+  }
+}
+
+TEST(L3Fwd, ExpiringTtlAndHopLimitGoToTheHostUnchanged) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n2001:db8:100::/40 2001:db8:1::2\n");
+  std::vector<uint8_t> f4 = ipv4_frame("10.0.0.5", "198.18.0.1", 1), f6 = ipv6_frame("2001:db8::5", "2001:db8:100::1", 1);
+  const auto before4 = f4, before6 = f6;
+  EXPECT_EQ(counter_of(run(chain, f4)), L3FwdView::kToHostTtl);
+  EXPECT_EQ(counter_of(run(chain, f6)), L3FwdView::kToHostTtl);
+  EXPECT_EQ(f4, before4);
+  EXPECT_EQ(f6, before6);
+}
+
+TEST(L3Fwd, NoRouteGoesToTheHostAndBlackholeRoutesDrop) {
+  NfChain chain = make_router("198.51.100.0/24 blackhole\n");
+  std::vector<uint8_t> none = ipv4_frame("10.0.0.5", "203.0.113.1"), hole = ipv4_frame("10.0.0.5", "198.51.100.1");
+  Outcome a = run(chain, none), b = run(chain, hole);
+  EXPECT_EQ(a.verdict, Verdict::ToHost);
+  EXPECT_EQ(counter_of(a), L3FwdView::kToHostNoRoute);
+  EXPECT_EQ(b.verdict, Verdict::Drop);
+  EXPECT_EQ(counter_of(b), L3FwdView::kDropBlackhole);
+}
+
+TEST(L3Fwd, MalformedIpv4IsDroppedUnderItsOwnCauseOrPunted) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  struct Case {
+    const char* what;
+    std::function<void(std::vector<uint8_t>&)> spoil;
+    L3FwdView::Counter expected;
+  };
+  const std::vector<Case> cases = {
+      {"IHL below 5", [](auto& f) { f[14] = 0x44; put_ipv4_checksum(f); }, L3FwdView::kDropBadHeader},
+      {"version 5", [](auto& f) { f[14] = 0x55; }, L3FwdView::kDropBadHeader},
+      {"truncated", [](auto& f) { f.resize(30); }, L3FwdView::kDropBadHeader},
+      {"total length beyond frame", [](auto& f) { gnf::wire::store_be16(&f[16], 200); put_ipv4_checksum(f); }, L3FwdView::kDropBadLength},
+      {"total length below IHL", [](auto& f) { gnf::wire::store_be16(&f[16], 12); put_ipv4_checksum(f); }, L3FwdView::kDropBadLength},
+      {"bad checksum", [](auto& f) { f[25] ^= 1; }, L3FwdView::kDropBadChecksum},
+      {"options", [](auto& f) { f[14] = 0x46; put_ipv4_checksum(f); }, L3FwdView::kToHostOptions},
+      {"loopback source", [](auto& f) { f[26] = 127; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
+      {"multicast source", [](auto& f) { f[26] = 224; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
+      {"destination 0/8", [](auto& f) { f[30] = 0; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
+      {"another host's MAC", [](auto& f) { f[5] = 0x77; }, L3FwdView::kDropOtherHost},
+      {"802.1Q tag", [](auto& f) { f[12] = 0x81; f[13] = 0x00; }, L3FwdView::kDropNotIp},
+  };
+  for (const Case& c : cases) {
+    std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.0.1");
+    c.spoil(f);
+    Outcome o = run(chain, f);
+    EXPECT_NE(o.verdict, Verdict::Forward) << c.what;
+    EXPECT_EQ(counter_of(o), c.expected) << c.what;
+  }
+}
+
+TEST(L3Fwd, FragmentsAreForwardedLikeAnyPacket) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.0.1");
+  gnf::wire::store_be16(&f[20], 0x2000 | 185);  // more fragments, offset 1480
+  put_ipv4_checksum(f);
+  EXPECT_EQ(counter_of(run(chain, f)), L3FwdView::kForwardedIpv4);
+}
+
+TEST(L3Fwd, Ipv6ExtensionHeadersAreWalkedAndTruncatedOnesDropped) {
+  NfChain chain = make_router("2001:db8:100::/40 2001:db8:1::2\n");
+  auto with_ext = [](uint8_t first, uint8_t ext_len, uint32_t payload) {
+    std::vector<uint8_t> f = ipv6_frame("2001:db8::5", "2001:db8:100::1", 64, first, 54 + payload);
+    f[54] = 17;        // then UDP
+    f[55] = ext_len;   // in 8-octet units, not counting the first 8
+    return f;
+  };
+  auto ok = with_ext(60, 0, 32);        // destination options, 8 bytes
+  auto cut = with_ext(60, 9, 32);       // claims 80 bytes in a 32-byte payload
+  auto stub = with_ext(43, 0, 4);       // not even the 8-byte minimum
+  auto hop_by_hop = with_ext(0, 0, 32);
+  auto bad_payload_length = ipv6_frame("2001:db8::5", "2001:db8:100::1");
+  gnf::wire::store_be16(&bad_payload_length[18], 1000);
+  EXPECT_EQ(counter_of(run(chain, ok)), L3FwdView::kForwardedIpv6);
+  EXPECT_EQ(counter_of(run(chain, cut)), L3FwdView::kDropBadExtHeader);
+  EXPECT_EQ(counter_of(run(chain, stub)), L3FwdView::kDropBadExtHeader);
+  EXPECT_EQ(counter_of(run(chain, hop_by_hop)), L3FwdView::kToHostOptions);
+  EXPECT_EQ(counter_of(run(chain, bad_payload_length)), L3FwdView::kDropBadLength);
+}
+
+TEST(L3Fwd, Ipv6MartiansAreDropped) {
+  NfChain chain = make_router("::/0 2001:db8:1::2\n");
+  for (auto [src, dst] : {std::pair{"::1", "2001:db8:100::1"}, {"2001:db8::5", "::1"}, {"ff02::1", "2001:db8:100::1"},
+                          {"fe80::1", "2001:db8:100::1"}}) {
+    std::vector<uint8_t> f = ipv6_frame(src, dst);
+    EXPECT_EQ(counter_of(run(chain, f)), L3FwdView::kDropMartian) << src << " -> " << dst;
+  }
+}
+
+TEST(L3Fwd, RoutesChangedWhileReadersLookUpAreNeverSeenHalfMade) {
+  // 198.18.0.0/24 always routes via 10.0.1.2; routes /25../32 inside it come and go via 10.0.1.3.
+  // Every lookup must find a route to a gateway on port 1: a half-made group (invalid entries) or a
+  // next hop seen before its record (a zero record is Local) would break that.
+  NfChain chain = make_router("198.18.0.0/24 10.0.1.2\n");
+  Router& router = *chain.router(0);
+  const L3FwdTables tables = chain.view().elements[0].l3fwd.tables;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> lookups{0}, wrong{0};
+  std::thread reader([&] {
+    uint64_t n = 0, bad = 0;
+    while (!stop.load(std::memory_order_relaxed)) {
+      for (uint32_t host = 0; host < 256; ++host, ++n) {
+        uint32_t index;
+        NextHop hop;
+        if (!lpm4_lookup(tables.lpm4, 0xc6120000u | host, index) || !next_hop_at(tables.next_hops, index, hop) ||
+            hop.kind != NextHopKind::Gateway || hop.port != 1)
+          ++bad;
+      }
+    }
+    lookups = n;
+    wrong = bad;
+  });
+  for (int round = 0; round < 2000; ++round) {
+    for (int depth = 25; depth <= 32; ++depth)
+      router.add_route(*parse_ip_prefix("198.18.0.0/" + std::to_string(depth)),
+                       RouteTarget{NextHopKind::Gateway, 1, *parse_ip_address("10.0.1." + std::to_string(3 + round % 200))});
+    for (int depth = 25; depth <= 32; ++depth) router.remove_route(*parse_ip_prefix("198.18.0.0/" + std::to_string(depth)));
+  }
+  stop = true;
+  reader.join();
+  EXPECT_EQ(wrong.load(), 0u);
+  EXPECT_GT(lookups.load(), 0u);
+}
+
+TEST(RouteFile, BadLinesNameTheFileAndLine) {
+  for (auto [text, message] : {std::pair{"198.18.0.0/15 10.0.1.2\n10.2.0.0/33 10.0.1.2\n", "routes.txt:2: '10.2.0.0/33' is not a prefix"},
+                               {"R10.2.0.0/16 7\n", "routes.txt:1: '7' is not a port number"},
+                               {"10.2.0.0/16 172.16.0.1\n", "routes.txt:1: 172.16.0.1 is in none of the ports' networks"},
+                               {"2001:db8::/32 10.0.1.2\n", "routes.txt:1: '10.0.1.2' is not an IPv6 gateway"}}) {
+    try {
+      make_router(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(RouteFile, ReadsCommentsBlankLinesAndBothFamilies) {
+  NfChain chain = make_router("# DPDK style\nR198.18.0.0/16 1\n\n2001:db8:100::/40 2001:db8:1::2 # via\n10.9.0.0/16 10.0.1.2 1\n");
+  Router::Usage u = chain.router(0)->usage();
+  EXPECT_EQ(u.ipv4_routes, 2u + 4u);  // + each port's /32 and /24
+  EXPECT_EQ(u.ipv6_routes, 1u + 4u);
+}
