@@ -156,7 +156,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                  {"to_host_overflow", d.to_host_overflow}, {"tx_ring_full", d.tx_ring_full},
                  {"bad_out_port", d.bad_out_port}, {"alloc_failures", d.alloc_failures},
                  {"tail_writes", d.tail_writes}, {"gpu_sink", d.gpu_sink},
-                 {"gpu_sink_unrecorded", d.gpu_sink_unrecorded}};
+                 {"gpu_sink_unrecorded", d.gpu_sink_unrecorded}, {"host_tx", d.host_tx}};
   json nfs = json::array();
   for (const path::NfStats& nf : end.nfs) {
     json counters;
@@ -164,6 +164,11 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
     nfs.push_back({{"type", nf.name}, {"counters", counters}});
   }
   j["nf"] = nfs;
+  if (!end.slow_path.empty()) {
+    json slow_path;
+    for (const auto& [name, value] : end.slow_path) slow_path[name] = value;
+    j["slow_path"] = slow_path;
+  }
 
   std::vector<uint64_t> sent = pipeline.generated_per_flow();
   json sinks = json::array();

@@ -50,6 +50,7 @@ uint64_t Snapshot::offered() const {
 uint64_t Snapshot::accounted() const {
   uint64_t n = driver.nf_drops + driver.to_host + driver.to_host_overflow + driver.tx_ring_full + driver.bad_out_port +
                driver.gpu_sink;
+  n -= std::min(n, driver.host_tx);  // the slow path's own frames are in the ports' tx_packets
   for (const auto& p : ports)
     n += p.tx_packets + p.tx_bad_desc + p.tx_overrun + p.rx_missed + p.rx_runt + p.rx_oversize + p.rx_no_desc_drop +
          p.rx_buffer_too_small + p.rx_queue_disabled;
@@ -70,8 +71,19 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
 
   nf::NfContext context;
   context.ports = uint16_t(config_.ports.size());
-  for (size_t p = 0; p < config_.ports.size(); ++p) context.port_macs[p] = config_.ports[p].nic.mac;
+  for (size_t p = 0; p < config_.ports.size(); ++p) {
+    context.port_macs[p] = config_.ports[p].nic.mac;
+    for (const auto& [address, network] : config_.ports[p].addresses)
+      context.addresses.push_back({uint16_t(p), address, network});
+  }
   chain_ = std::make_unique<nf::NfChain>(config_.nfs, context);
+  const uint16_t driver_queues = config_.ports.front().nic.rx_queues;
+  bool router = false;
+  for (uint32_t e = 0; e < chain_->size(); ++e) router |= chain_->router(e) != nullptr;
+  // The host's own tx queue is the one after the driver's (driver/host_tx.h).
+  if (router && !calibrate)
+    for (ctl::PortSpec& spec : config_.ports)
+      spec.nic.tx_queues = std::max<uint16_t>(spec.nic.tx_queues, uint16_t(driver_queues + 1));
 
   for (const ctl::PortSpec& spec : config_.ports) {
     sources_.push_back(make_source(spec.source));
@@ -99,14 +111,16 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
 
   std::vector<nic::Port*> ports;
   for (auto& p : ports_) ports.push_back(p.get());
-  const uint16_t queues = config_.ports.front().nic.rx_queues;
+  const uint16_t queues = driver_queues;
   if (calibrate) return;  // the ports loop back: no driver
+  if (router) make_slow_path(queues);
   if (bypass) {
-    bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->view());
+    bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->device_view());
     if (config_.driver.one_way == driver::OneWay::Rx) gpu_sink_ = std::make_unique<wire::MeasuringSink>();
   } else {
     for (uint16_t q = 0; q < queues; ++q)
-      planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver, chain_->view(), staged));
+      planes_.push_back(std::make_unique<driver::Plane>(q, ports, config_.driver,
+                                                        staged ? chain_->device_view() : chain_->view(), staged));
   }
 }
 
@@ -153,8 +167,8 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   uint32_t driver_count = config_.driver_threads;
   if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
   driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
-  if (bypass_) {
-    bypass_->start();
+  if (bypass_) bypass_->start();
+  if (bypass_ || slow_path_) {
     slow_path_running_.store(true);
     slow_path_thread_ = std::thread(&Pipeline::slow_path_loop, this);
   }
@@ -178,8 +192,20 @@ void Pipeline::slow_path_loop() {
   // The slow path is not a poll-mode thread: exceptions are rare, so it sleeps between looks.
   for (bool last = false; !last;) {
     last = !slow_path_running_.load(std::memory_order_acquire);  // one more look after the GPU stopped
-    std::vector<driver::HostFrame> frames = bypass_->take_exceptions();
-    if (!frames.empty()) {
+    std::vector<driver::HostFrame> frames;
+    if (bypass_) {
+      frames = bypass_->take_exceptions();
+    } else {
+      for (auto& plane : planes_)
+        for (auto& f : plane->take_host_frames()) frames.push_back(std::move(f));
+    }
+    if (slow_path_) {
+      std::lock_guard lock(slow_path_mutex_);
+      const uint64_t now = now_ns();
+      for (auto& f : frames) slow_path_->handle(f.port, std::move(f.bytes), now);
+      slow_path_->tick(now);
+      host_frames_ += frames.size();  // after: drained() waits for the answers to be sent
+    } else if (!frames.empty()) {
       host_frames_ += frames.size();
       std::lock_guard lock(host_mutex_);
       for (auto& f : frames) host_queue_.push_back(std::move(f));
@@ -189,6 +215,24 @@ void Pipeline::slow_path_loop() {
       for (const driver::GpuArrival& a : bypass_->take_arrivals()) gpu_sink_->deliver_stamp(a.stamp, a.len, a.seen_ns);
     if (!last) std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
+}
+
+void Pipeline::make_slow_path(uint16_t host_queue) {
+  uint32_t element = 0;
+  while (!chain_->router(element)) ++element;
+  const mem::Domain domain = config_.path == ctl::PathKind::Cpu ? mem::Domain::Host : mem::Domain::HostPinned;
+  std::vector<ctl::Mac> macs;
+  for (auto& port : ports_) {
+    host_tx_.push_back(std::make_unique<driver::HostTxQueue>(*port, host_queue, domain));
+    macs.push_back(port->options().mac);
+  }
+  auto transmit = [this](uint16_t port, const std::vector<uint8_t>& frame) {
+    if (!host_tx_[port]->send(frame.data(), uint32_t(frame.size()), now_ns())) return false;
+    host_tx_frames_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  };
+  slow_path_ = std::make_unique<ctl::SlowPath>(*chain_->router(element), chain_->view().elements[element].l3fwd,
+                                               std::move(macs), transmit);
 }
 
 std::vector<driver::HostFrame> Pipeline::take_host_frames() {
@@ -279,7 +323,10 @@ bool Pipeline::drained() const {
   const DriverStats& d = s.driver;
   uint64_t driver_done =
       d.tx_packets + d.nf_drops + d.to_host + d.to_host_overflow + d.tx_ring_full + d.bad_out_port + d.gpu_sink;
-  if (nic_rx != d.rx_packets || d.rx_packets != driver_done || d.tx_packets != nic_tx) return false;
+  if (nic_rx != d.rx_packets || d.rx_packets != driver_done || d.tx_packets + d.host_tx != nic_tx) return false;
+  if (slow_path_ && host_frames_.load() != d.to_host) return false;
+  for (const auto& queue : host_tx_)
+    if (!queue->drained()) return false;
   for (const auto& port : ports_)
     if (!port->tx_drained()) return false;
   return true;
@@ -375,6 +422,13 @@ Snapshot Pipeline::snapshot() const {
       nf.counters.emplace_back(names[k], total);
     }
     s.nfs.push_back(nf);
+  }
+  s.driver.host_tx = host_tx_frames_.load(std::memory_order_relaxed);
+  if (slow_path_) {
+    std::lock_guard lock(slow_path_mutex_);
+    const auto counters = slow_path_->counters();
+    for (int c = 0; c < ctl::SlowPath::kCounterCount; ++c)
+      s.slow_path.emplace_back(ctl::SlowPath::kCounterNames[c], counters[c]);
   }
   return s;
 }

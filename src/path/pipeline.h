@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "ctl/config.h"
+#include "ctl/slow_path.h"
+#include "driver/host_tx.h"
 #include "driver/gpu_bypass.h"
 #include "driver/plane.h"
 #include "nf/chain.h"
@@ -53,6 +55,9 @@ struct DriverStats {
   // driver.one_way = "rx": frames the GPU took in as the sink, and those of them it could not note
   // (its arrival ring was full: they count as lost to the measurement).
   uint64_t gpu_sink = 0, gpu_sink_unrecorded = 0;
+  // Frames the slow path put on a port's wire itself (replies, errors, held packets): they count
+  // among the ports' tx_packets but were never offered by a source.
+  uint64_t host_tx = 0;
 };
 
 struct NfStats {
@@ -65,6 +70,8 @@ struct Snapshot {
   std::vector<PortStats> ports;
   DriverStats driver;
   std::vector<NfStats> nfs;
+  // The router's slow path (ctl/slow_path.h), when the chain has an l3fwd.
+  std::vector<std::pair<std::string, uint64_t>> slow_path;
 
   // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.
@@ -139,9 +146,12 @@ class Pipeline {
   };
   void nic_loop(std::vector<NicWork> work, size_t index);
   void driver_loop(std::vector<driver::Plane*> planes, size_t index);
-  // Bypass: moves frames from the GPU's exception rings into host_queue_, and the GPU sink's
-  // arrivals (one_way = rx) into gpu_sink_.
+  // Takes the frames the NFs sent to the host (GPU exception rings or the planes' queues) to the
+  // router's slow path, or without a router into host_queue_ (bypass); and the GPU sink's arrivals
+  // (one_way = rx) into gpu_sink_.
   void slow_path_loop();
+  // With an l3fwd in the chain: the ports' host tx queues and the slow path over its router.
+  void make_slow_path(uint16_t host_queue);
 
   ctl::Config config_;
   std::unique_ptr<nf::NfChain> chain_;
@@ -169,6 +179,10 @@ class Pipeline {
   std::mutex host_mutex_;
   std::deque<driver::HostFrame> host_queue_;  // the newest kHostQueueDepth frames from the GPU
   static constexpr size_t kHostQueueDepth = 1024;
+  std::vector<std::unique_ptr<driver::HostTxQueue>> host_tx_;  // per port, with a slow path
+  std::unique_ptr<ctl::SlowPath> slow_path_;
+  mutable std::mutex slow_path_mutex_;  // the slow path's thread against snapshot()
+  std::atomic<uint64_t> host_tx_frames_{0};
   std::thread slow_path_thread_;
   std::atomic<bool> slow_path_running_{false};
   std::vector<std::thread> nic_threads_;

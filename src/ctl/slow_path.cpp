@@ -1,0 +1,368 @@
+#include "ctl/slow_path.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/error.h"
+#include "wire/bytes.h"
+#include "wire/checksum.h"
+
+namespace gnf::ctl {
+
+using wire::load_be16;
+
+namespace {
+
+constexpr Mac kBroadcast = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+constexpr double kIcmpPerSecond = 1000, kIcmpBurst = 50;  // Linux: icmp_ratelimit 1 ms, burst 50
+
+Mac mac_at(const uint8_t* p) {
+  Mac m;
+  std::memcpy(m.data(), p, 6);
+  return m;
+}
+
+nf::IpAddress address_at(const uint8_t* p, uint8_t family) {
+  nf::IpAddress a;
+  a.family = family;
+  std::memcpy(a.bytes, p, family == 4 ? 4 : 16);
+  return a;
+}
+
+std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
+  std::array<uint8_t, 17> k{};
+  k[0] = a.family;
+  std::memcpy(&k[1], a.bytes, 16);
+  return k;
+}
+
+// The counter the NF would move for this frame (a copy: the frame itself stays as it came).
+nf::L3FwdView::Counter classify(const nf::L3FwdView& view, uint16_t port, std::vector<uint8_t>& frame,
+                                uint16_t& out_port) {
+  nf::PacketRef ref{frame.data(), uint32_t(frame.size()), 0, port, port, nf::Verdict::Forward};
+  nf::PacketBatch batch{&ref, 1};
+  nf::NfCounters counters{};
+  view.process(batch, counters);
+  out_port = ref.out_port;
+  for (int c = 0; c < nf::L3FwdView::kCounterCount; ++c)
+    if (counters.value[c]) return nf::L3FwdView::Counter(c);
+  return nf::L3FwdView::kDropBadHeader;
+}
+
+bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
+
+}  // namespace
+
+SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, std::vector<Mac> port_macs, Transmit transmit)
+    : router_(router), view_(view), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {}
+
+void SlowPath::send(uint16_t port, const std::vector<uint8_t>& frame) {
+  if (port >= port_macs_.size() || !transmit_(port, frame)) ++counters_[kTxFailed];
+}
+
+bool SlowPath::our_address(uint16_t port, const nf::IpAddress& address) const {
+  if (router_.is_local(address)) return true;
+  return address.family == 6 && port < port_macs_.size() && address == link_local_address(port_macs_[port]);
+}
+
+void SlowPath::handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns) {
+  if (frame.size() < 14 || port >= port_macs_.size()) {
+    ++counters_[kMalformed];
+    return;
+  }
+  const uint16_t type = load_be16(&frame[12]);
+  if (type == kEtherTypeArp) handle_arp(port, frame);
+  else if (type == 0x0800) handle_ipv4(port, frame, now_ns);
+  else if (type == 0x86dd) handle_ipv6(port, frame, now_ns);
+  else ++counters_[kUnhandled];
+}
+
+void SlowPath::handle_arp(uint16_t port, const std::vector<uint8_t>& frame) {
+  const uint8_t* a = frame.data() + 14;
+  if (frame.size() < 42 || load_be16(a) != 1 || load_be16(a + 2) != 0x0800 || a[4] != 6 || a[5] != 4) {
+    ++counters_[kMalformed];
+    return;
+  }
+  const uint16_t op = load_be16(a + 6);
+  const Mac sender_mac = mac_at(a + 8);
+  const nf::IpAddress sender = address_at(a + 14, 4), target = address_at(a + 24, 4);
+  const bool known_sender = sender.ipv4() != 0 && (sender_mac[0] & 1) == 0;
+  if (our_address(port, target)) {
+    if (known_sender) learn(port, sender, sender_mac);
+    if (op == 1) {
+      send(port, arp_frame(2, sender_mac, port_macs_[port], target, sender_mac, sender));
+      ++counters_[kArpReplies];
+    }
+    return;
+  }
+  // Someone else's ARP: only an answer we are waiting for is taken (as Linux updates entries it has).
+  if (known_sender && pending_.count({port, key_of(sender)})) learn(port, sender, sender_mac);
+  else ++counters_[kUnhandled];
+}
+
+void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+  const uint8_t* ip = frame.data() + 14;
+  const uint32_t ihl = frame.size() >= 34 ? (ip[0] & 0xfu) * 4 : 0;
+  if (ihl < 20 || ip[0] >> 4 != 4 || 14 + ihl > frame.size() || load_be16(ip + 2) < ihl ||
+      14u + load_be16(ip + 2) > frame.size() || wire::checksum_finish(wire::checksum_add(0, ip, ihl)) != 0) {
+    ++counters_[kMalformed];
+    return;
+  }
+  const nf::IpAddress src = address_at(ip + 12, 4), dst = address_at(ip + 16, 4);
+  if (our_address(port, dst)) {
+    const uint32_t total = load_be16(ip + 2);
+    const uint8_t* icmp = ip + ihl;
+    if (ip[9] == kIpProtoIcmp && total >= ihl + 8 && icmp[0] == 8 && icmp[1] == 0) {
+      std::vector<uint8_t> reply(icmp, ip + total);
+      reply[0] = 0;  // echo reply; identifier, sequence and data stay
+      send(port, icmpv4_frame(mac_at(&frame[6]), port_macs_[port], dst, src, std::move(reply)));
+      ++counters_[kEchoReplies];
+    } else {
+      ++counters_[kUnhandled];
+    }
+    return;
+  }
+  if (is_multicast_or_broadcast_ipv4(ip + 16)) {
+    ++counters_[kUnhandled];
+    return;
+  }
+  handle_transit(port, frame, now_ns);
+}
+
+void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+  const uint8_t* ip = frame.data() + 14;
+  if (frame.size() < 54 || ip[0] >> 4 != 6 || 54u + load_be16(ip + 4) > frame.size()) {
+    ++counters_[kMalformed];
+    return;
+  }
+  if (ip[6] == kIpProtoIcmpv6 && load_be16(ip + 4) >= 8 && handle_icmpv6_local(port, frame)) return;
+  const nf::IpAddress dst = address_at(ip + 24, 6);
+  const bool link_local = dst.bytes[0] == 0xfe && (dst.bytes[1] & 0xc0) == 0x80;
+  if (our_address(port, dst) || dst.bytes[0] == 0xff || link_local) {
+    ++counters_[kUnhandled];
+    return;
+  }
+  handle_transit(port, frame, now_ns);
+}
+
+bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& frame) {
+  const uint8_t* ip = frame.data() + 14;
+  const uint8_t* icmp = ip + 40;
+  const uint32_t len = load_be16(ip + 4);
+  const nf::IpAddress src = address_at(ip + 8, 6), dst = address_at(ip + 24, 6);
+  const uint8_t type = icmp[0];
+  // The link-layer address option (type 1 source, 2 target) among the options from `at`.
+  auto option_mac = [&](uint32_t at, uint8_t option) -> std::optional<Mac> {
+    while (at + 8 <= len && icmp[at + 1] != 0) {
+      if (icmp[at] == option) return mac_at(icmp + at + 2);
+      at += icmp[at + 1] * 8u;
+    }
+    return std::nullopt;
+  };
+  if (type == 135 || type == 136) {  // neighbour solicitation / advertisement
+    if (ip[7] != 255 || len < 24) {  // RFC 4861 7.1.1: only from the link itself
+      ++counters_[kMalformed];
+      return true;
+    }
+    const nf::IpAddress target = address_at(icmp + 8, 6);
+    if (type == 136) {
+      learn(port, target, option_mac(24, 2).value_or(mac_at(&frame[6])));
+      return true;
+    }
+    if (!our_address(port, target)) {
+      ++counters_[kUnhandled];
+      return true;
+    }
+    const bool from_unspecified = std::all_of(src.bytes, src.bytes + 16, [](uint8_t b) { return b == 0; });
+    if (!from_unspecified) {
+      if (auto mac = option_mac(24, 1)) learn(port, src, *mac);
+    }
+    std::vector<uint8_t> na(32, 0);
+    na[0] = 136;
+    na[4] = from_unspecified ? 0xa0 : 0xe0;  // router, solicited (unless to all nodes), override
+    std::memcpy(&na[8], target.bytes, 16);
+    na[24] = 2;  // target link-layer address
+    na[25] = 1;
+    std::memcpy(&na[26], port_macs_[port].data(), 6);
+    nf::IpAddress to = src;
+    if (from_unspecified) to = *nf::parse_ip_address("ff02::1");
+    send(port, icmpv6_frame(from_unspecified ? ipv6_multicast_mac(to) : mac_at(&frame[6]), port_macs_[port], target, to,
+                            std::move(na), 255));
+    ++counters_[kNdAdvertisements];
+    return true;
+  }
+  if (type == 128 && our_address(port, dst)) {  // echo request
+    std::vector<uint8_t> reply(icmp, icmp + len);
+    reply[0] = 129;
+    send(port, icmpv6_frame(mac_at(&frame[6]), port_macs_[port], dst, src, std::move(reply)));
+    ++counters_[kEchoReplies];
+    return true;
+  }
+  if (type == 133 || type == 134) {  // router solicitation / advertisement: not a router that advertises
+    ++counters_[kUnhandled];
+    return true;
+  }
+  return false;
+}
+
+void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+  std::vector<uint8_t> copy = frame;
+  uint16_t out_port = 0;
+  const bool v4 = load_be16(&frame[12]) == 0x0800;
+  switch (classify(view_, port, copy, out_port)) {
+    case nf::L3FwdView::kForwardedIpv4:
+    case nf::L3FwdView::kForwardedIpv6:  // resolved since the NF looked
+      send(out_port, copy);
+      ++counters_[kHeldForwarded];
+      break;
+    case nf::L3FwdView::kToHostTtl:
+      send_error(port, frame, v4 ? 11 : 3, 0, now_ns);
+      break;
+    case nf::L3FwdView::kToHostNoRoute:
+      send_error(port, frame, v4 ? 3 : 1, 0, now_ns);
+      break;
+    case nf::L3FwdView::kToHostNoNeighbour:
+      hold(port, std::move(frame), now_ns);
+      break;
+    default:
+      ++counters_[kUnhandled];
+  }
+}
+
+void SlowPath::hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns) {
+  const bool v4 = load_be16(&frame[12]) == 0x0800;
+  const nf::IpAddress dst = address_at(frame.data() + 14 + (v4 ? 16 : 24), v4 ? 4 : 6);
+  auto route = router_.lookup(dst);
+  if (!route) {
+    ++counters_[kHeldDropped];
+    return;
+  }
+  auto key = std::make_pair(route->port, key_of(route->neighbour));
+  auto it = pending_.find(key);
+  if (it == pending_.end()) {
+    if (pending_.size() == kMaxPending) {
+      ++counters_[kHeldDropped];
+      return;
+    }
+    it = pending_.emplace(key, Pending{route->port, route->neighbour, {}, 0, 0}).first;
+    solicit(it->second, now_ns);
+  }
+  Pending& p = it->second;
+  if (p.held.size() == kHeldPerNeighbour) {  // the oldest goes, as Linux's unres_qlen does
+    p.held.pop_front();
+    ++counters_[kHeldDropped];
+  }
+  p.held.emplace_back(in_port, std::move(frame));
+  ++counters_[kHeld];
+}
+
+void SlowPath::solicit(Pending& p, uint64_t now_ns) {
+  ++p.tries;
+  p.last_request_ns = now_ns;
+  const Mac& mac = port_macs_[p.port];
+  if (p.address.family == 4) {
+    auto source = router_.address_on(p.port, 4);
+    if (!source) return;  // no address on the port to ask from: the retries run out
+    send(p.port, arp_frame(1, kBroadcast, mac, *source, Mac{}, p.address));
+    ++counters_[kArpRequests];
+    return;
+  }
+  std::vector<uint8_t> ns(32, 0);
+  ns[0] = 135;
+  std::memcpy(&ns[8], p.address.bytes, 16);
+  ns[24] = 1;  // source link-layer address
+  ns[25] = 1;
+  std::memcpy(&ns[26], mac.data(), 6);
+  const nf::IpAddress group = solicited_node(p.address);
+  send(p.port, icmpv6_frame(ipv6_multicast_mac(group), mac, link_local_address(mac), group, std::move(ns), 255));
+  ++counters_[kNdSolicitations];
+}
+
+void SlowPath::learn(uint16_t port, const nf::IpAddress& address, const Mac& mac) {
+  try {
+    router_.set_neighbour(port, address, mac);
+  } catch (const UserError&) {
+    ++counters_[kUnhandled];  // the neighbour table is full: packets to it keep coming here
+    return;
+  }
+  ++counters_[kNeighboursLearnt];
+  auto it = pending_.find({port, key_of(address)});
+  if (it == pending_.end()) return;
+  for (auto& [in_port, frame] : it->second.held) {
+    uint16_t out_port = 0;
+    auto c = classify(view_, in_port, frame, out_port);
+    if (c == nf::L3FwdView::kForwardedIpv4 || c == nf::L3FwdView::kForwardedIpv6) {
+      send(out_port, frame);
+      ++counters_[kHeldForwarded];
+    } else {
+      ++counters_[kHeldDropped];
+    }
+  }
+  pending_.erase(it);
+}
+
+void SlowPath::tick(uint64_t now_ns) {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    Pending& p = it->second;
+    if (now_ns - p.last_request_ns < kResolveRetryNs) {
+      ++it;
+      continue;
+    }
+    if (p.tries < kResolveTries) {
+      solicit(p, now_ns);
+      ++it;
+      continue;
+    }
+    for (auto& [in_port, frame] : p.held) {
+      send_error(in_port, frame, p.address.family == 4 ? 3 : 1, p.address.family == 4 ? 1 : 3, now_ns);
+      ++counters_[kHeldDropped];
+    }
+    it = pending_.erase(it);
+  }
+}
+
+bool SlowPath::rate_allows(uint64_t now_ns) {
+  if (tokens_ns_) tokens_ = std::min(kIcmpBurst, tokens_ + double(now_ns - tokens_ns_) * 1e-9 * kIcmpPerSecond);
+  tokens_ns_ = now_ns;
+  if (tokens_ < 1) return false;
+  tokens_ -= 1;
+  return true;
+}
+
+void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code,
+                          uint64_t now_ns) {
+  const bool v4 = load_be16(&frame[12]) == 0x0800;
+  const uint8_t* ip = frame.data() + 14;
+  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4) or a multicast source.
+  const uint32_t ihl = v4 ? (ip[0] & 0xfu) * 4 : 40;
+  const uint8_t proto = v4 ? ip[9] : ip[6];
+  const uint8_t inner_type = frame.size() > 14 + ihl ? ip[ihl] : 0;
+  if ((v4 && proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0) ||
+      (!v4 && proto == kIpProtoIcmpv6 && inner_type < 128) || (v4 ? ip[12] >= 224 : ip[8] == 0xff)) {
+    ++counters_[kUnhandled];
+    return;
+  }
+  auto source = router_.address_on(port, v4 ? 4 : 6);
+  if (!source) {
+    ++counters_[kUnhandled];
+    return;
+  }
+  if (!rate_allows(now_ns)) {
+    ++counters_[kRateLimited];
+    return;
+  }
+  // As much of the packet as fits in 576 (IPv4, RFC 1812 4.3.2.3) or 1280 (IPv6, RFC 4443) bytes.
+  const size_t room = v4 ? 576 - 20 - 8 : 1280 - 40 - 8;
+  const size_t quoted = std::min(frame.size() - 14, room);
+  std::vector<uint8_t> icmp(8 + quoted, 0);
+  icmp[0] = type;
+  icmp[1] = code;
+  std::memcpy(&icmp[8], ip, quoted);
+  const nf::IpAddress to = address_at(ip + (v4 ? 12 : 8), v4 ? 4 : 6);
+  const Mac back = mac_at(&frame[6]);
+  send(port, v4 ? icmpv4_frame(back, port_macs_[port], *source, to, std::move(icmp))
+                : icmpv6_frame(back, port_macs_[port], *source, to, std::move(icmp)));
+  ++counters_[(v4 ? type == 11 : type == 3) ? kTimeExceeded : kUnreachable];
+}
+
+}  // namespace gnf::ctl

@@ -1,0 +1,108 @@
+// The router's slow path: what the l3fwd NF hands to the host, answered on the host.
+//   - ARP (RFC 826): replies for the router's addresses; senders that ask for or answer the router
+//     are learnt into the neighbour table.
+//   - ND (RFC 4861): neighbour advertisements for the router's addresses (global and link-local);
+//     solicitations' source link-layer options and advertisements are learnt.
+//   - ICMP / ICMPv6 echo replies for the router's addresses (RFC 792, RFC 4443).
+//   - ICMP time exceeded when a TTL / hop limit would expire (so traceroute shows the router) and
+//     destination unreachable without a route; rate-limited as Linux does (a token bucket).
+//   - Next hops without a neighbour entry: the packet is held (at most kHeldPerNeighbour per next
+//     hop, kMaxPending next hops), an ARP request / neighbour solicitation goes out (again each
+//     second, three times); once the answer is learnt the held packets are forwarded, and if none
+//     comes they are dropped and the senders get ICMP host unreachable.
+// Everything else sent to the router itself (TCP, UDP to its addresses, IPv4 options) is counted
+// as unhandled and dropped: there is no TAP device to the kernel yet.
+//
+// One thread calls handle() and tick(); replies go out through `transmit` (driver/host_tx.h).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ctl/frames.h"
+#include "nf/l3fwd/l3fwd.h"
+#include "nf/l3fwd/router.h"
+
+namespace gnf::ctl {
+
+class SlowPath {
+ public:
+  using Transmit = std::function<bool(uint16_t port, const std::vector<uint8_t>& frame)>;
+  static constexpr uint32_t kHeldPerNeighbour = 16;
+  static constexpr uint32_t kMaxPending = 1024;
+  static constexpr uint64_t kResolveRetryNs = 1'000'000'000;
+  static constexpr uint32_t kResolveTries = 3;
+
+  enum Counter {
+    kArpReplies,
+    kArpRequests,
+    kNdAdvertisements,
+    kNdSolicitations,
+    kNeighboursLearnt,
+    kEchoReplies,
+    kTimeExceeded,
+    kUnreachable,
+    kRateLimited,
+    kHeld,
+    kHeldForwarded,
+    kHeldDropped,
+    kUnhandled,
+    kMalformed,
+    kTxFailed,
+    kCounterCount
+  };
+  static constexpr const char* kCounterNames[kCounterCount] = {
+      "arp_replies", "arp_requests", "nd_advertisements", "nd_solicitations", "neighbours_learnt",
+      "echo_replies", "time_exceeded", "unreachable", "rate_limited", "held", "held_forwarded",
+      "held_dropped", "unhandled", "malformed", "tx_failed"};
+
+  // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
+  // came up and forwards held packets with it.
+  SlowPath(nf::Router& router, const nf::L3FwdView& view, std::vector<Mac> port_macs, Transmit transmit);
+
+  void handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns);
+  // Retries resolutions and gives up on old ones; call every few milliseconds.
+  void tick(uint64_t now_ns);
+
+  std::array<uint64_t, kCounterCount> counters() const { return counters_; }
+
+ private:
+  struct Pending {
+    uint16_t port;
+    nf::IpAddress address;
+    std::deque<std::pair<uint16_t, std::vector<uint8_t>>> held;  // (input port, frame)
+    uint64_t last_request_ns = 0;
+    uint32_t tries = 0;
+  };
+
+  void handle_arp(uint16_t port, const std::vector<uint8_t>& frame);
+  void handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
+  void handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
+  bool handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& frame);
+  // Why the NF punted a packet not for the router, and what to do about it.
+  void handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
+  void hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns);
+  void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
+  void solicit(Pending& pending, uint64_t now_ns);
+  // ICMP(v6) error about `frame` back to its sender, from the router's address on `port`.
+  void send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code, uint64_t now_ns);
+  bool rate_allows(uint64_t now_ns);
+  bool our_address(uint16_t port, const nf::IpAddress& address) const;
+  void send(uint16_t port, const std::vector<uint8_t>& frame);
+
+  nf::Router& router_;
+  nf::L3FwdView view_;
+  std::vector<Mac> port_macs_;
+  Transmit transmit_;
+  std::map<std::pair<uint16_t, std::array<uint8_t, 17>>, Pending> pending_;
+  double tokens_ = 50;
+  uint64_t tokens_ns_ = 0;
+  std::array<uint64_t, kCounterCount> counters_{};
+};
+
+}  // namespace gnf::ctl
