@@ -21,9 +21,15 @@ done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libs
 cp -r configs bench "$out/"
 rm -rf "$out/bench/results"  # earlier runs' reports: not needed there, and they would eat the 64 MiB
 mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
+# The RouteViews tables of Debian's python3-pyasn (4 MiB), for the router's GPU tests and benchmarks:
+# the GPU machine has no pyasn.
+pyasn=/usr/lib/python3/dist-packages/data
+mkdir -p "$out/data"
+for f in ipasn_20140513.dat.gz ipasn6_20151101.dat.gz; do [ -f "$pyasn/$f" ] && cp "$pyasn/$f" "$out/data/"; done
 cat > "$out/env.sh" <<'EOS'
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$here/bin:$PATH"
+export GNF_ROUTEVIEWS_DIR="$here/data"
 EOS
 du -sh "$out"
