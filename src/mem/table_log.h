@@ -5,10 +5,14 @@
 // store, so a reader racing an update sees either the old or the new word. Where a reader must not see
 // one store before earlier ones (a pointer to a group before the group's entries, a seqlock's closing
 // count before the entry's body), the builder calls release(): every store before it becomes visible
-// before any store after it. The stores between two releases ("a phase") may land in any order.
+// before any store after it. The stores between two releases ("a phase") may land in any order, so a
+// phase holds at most one store per word: a later store to a word overwrites the earlier one's value
+// in place (builders do store a word twice, e.g. a new group's entries are filled, then a route's
+// entries overwritten; replayed by different threads, the two could land in either order).
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace gnf::mem {
@@ -21,11 +25,17 @@ struct TableStore {
 
 class TableLog {
  public:
-  void store(uint32_t region, uint32_t index, uint32_t value) { stores_.push_back({region, index, value}); }
+  void store(uint32_t region, uint32_t index, uint32_t value) {
+    const uint64_t word = uint64_t(region) << 32 | index;
+    auto [it, fresh] = in_phase_.try_emplace(word, uint32_t(stores_.size()));
+    if (fresh) stores_.push_back({region, index, value});
+    else stores_[it->second].value = value;
+  }
   // Stores so far become visible before later ones. Consecutive releases collapse into one.
   void release() {
     if (!stores_.empty() && (phase_ends_.empty() || phase_ends_.back() != stores_.size()))
       phase_ends_.push_back(uint32_t(stores_.size()));
+    in_phase_.clear();
   }
 
   const std::vector<TableStore>& stores() const { return stores_; }
@@ -39,11 +49,13 @@ class TableLog {
   void clear() {
     stores_.clear();
     phase_ends_.clear();
+    in_phase_.clear();
   }
 
  private:
   std::vector<TableStore> stores_;
   std::vector<uint32_t> phase_ends_;
+  std::unordered_map<uint64_t, uint32_t> in_phase_;  // (region, index) -> its store in this phase
 };
 
 // How a builder writes its tables' words: one atomic store each (readers may be looking), also put
