@@ -11,6 +11,7 @@
 #include "nf/chain.h"
 #include "nic/port.h"
 #include "wire/generator.h"
+#include "wire/link.h"
 #include "wire/pcap_source.h"
 
 namespace gnf::ctl {
@@ -25,10 +26,17 @@ struct SinkSpec {
   std::string pcap_file;  // empty: no capture
 };
 
+// A Linux interface as the port's wire, both ways ([port.link]); instead of a source and a sink.
+struct LinkSpec {
+  wire::LinkOptions options;
+  std::string where;  // "file:line: port[0].link": the interface is opened (and may fail) later
+};
+
 struct PortSpec {
   nic::PortOptions nic;
   SourceSpec source;
   SinkSpec sink;
+  std::optional<LinkSpec> link;
 };
 
 // Calibrate is no data path: every port loops its rx buffer back to its own tx line (no driver,
