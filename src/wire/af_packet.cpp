@@ -86,7 +86,7 @@ struct Ring {
 
 class AfPacketLink final : public Link {
  public:
-  explicit AfPacketLink(const LinkOptions& options);
+  AfPacketLink(const LinkOptions& options, const InterfaceInfo& interface);
 
   Next next(Frame& out) override;
   void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override;
@@ -109,9 +109,9 @@ class AfPacketLink final : public Link {
   mutable uint64_t drops_ = 0;  // PACKET_STATISTICS resets on each read: the sum so far
 };
 
-AfPacketLink::AfPacketLink(const LinkOptions& options) : Link("af_packet", options) {
+AfPacketLink::AfPacketLink(const LinkOptions& options, const InterfaceInfo& interface)
+    : Link("af_packet", options), interface_(interface) {
   set_mode("TPACKET_V2 rx and tx rings, qdisc bypassed");
-  interface_ = find_interface(options);
   // Protocol 0: the socket receives nothing until bind() names the interface, so no frame of
   // another interface lands in the ring first.
   socket_.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -250,6 +250,8 @@ uint64_t AfPacketLink::kernel_rx_drops() const {
 
 }  // namespace
 
-std::unique_ptr<Link> open_af_packet(const LinkOptions& options) { return std::make_unique<AfPacketLink>(options); }
+std::unique_ptr<Link> open_af_packet(const LinkOptions& options, const InterfaceInfo& interface) {
+  return std::make_unique<AfPacketLink>(options, interface);
+}
 
 }  // namespace gnf::wire

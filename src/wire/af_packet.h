@@ -9,8 +9,8 @@
 
 namespace gnf::wire {
 
-// Call inside the interface's network namespace (open_link does). Throws UserError naming the
-// interface and the step the kernel refused, with its reason.
-std::unique_ptr<Link> open_af_packet(const LinkOptions& options);
+// Call inside the interface's network namespace (open_link does), with what find_interface() said
+// of it. Throws UserError naming the interface and the step the kernel refused, with its reason.
+std::unique_ptr<Link> open_af_packet(const LinkOptions& options, const InterfaceInfo& interface);
 
 }  // namespace gnf::wire

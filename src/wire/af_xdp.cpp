@@ -83,7 +83,7 @@ class QuietLibxdp {
 
 class AfXdpLink final : public Link {
  public:
-  AfXdpLink(const LinkOptions& options, std::shared_ptr<const Netns> netns);
+  AfXdpLink(const LinkOptions& options, const InterfaceInfo& interface, std::shared_ptr<const Netns> netns);
   ~AfXdpLink() override;
   AfXdpLink(const AfXdpLink&) = delete;
   AfXdpLink& operator=(const AfXdpLink&) = delete;
@@ -118,9 +118,8 @@ class AfXdpLink final : public Link {
   bool tx_unsent_ = false;
 };
 
-AfXdpLink::AfXdpLink(const LinkOptions& options, std::shared_ptr<const Netns> netns)
-    : Link("af_xdp", options), netns_(std::move(netns)) {
-  interface_ = find_interface(options);
+AfXdpLink::AfXdpLink(const LinkOptions& options, const InterfaceInfo& interface, std::shared_ptr<const Netns> netns)
+    : Link("af_xdp", options), netns_(std::move(netns)), interface_(interface) {
   void* area = mmap(nullptr, size_t(kRxFrames + kTxFrames) * kFrameBytes, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (area == MAP_FAILED)
@@ -307,8 +306,9 @@ uint64_t AfXdpLink::kernel_tx_errors() const { return statistics().tx_invalid_de
 
 }  // namespace
 
-std::unique_ptr<Link> open_af_xdp(const LinkOptions& options, std::shared_ptr<const Netns> netns) {
-  return std::make_unique<AfXdpLink>(options, std::move(netns));
+std::unique_ptr<Link> open_af_xdp(const LinkOptions& options, const InterfaceInfo& interface,
+                                  std::shared_ptr<const Netns> netns) {
+  return std::make_unique<AfXdpLink>(options, interface, std::move(netns));
 }
 
 bool af_xdp_built() { return true; }

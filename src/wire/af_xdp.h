@@ -11,10 +11,12 @@
 
 namespace gnf::wire {
 
-// Call inside `netns`, the interface's namespace (open_link does); the link keeps it to detach
-// the XDP program there at the end. Throws UserError naming the interface and the step that
-// failed with the kernel's reason, or saying that this gnf was built without libxdp.
-std::unique_ptr<Link> open_af_xdp(const LinkOptions& options, std::shared_ptr<const Netns> netns);
+// Call inside `netns`, the interface's namespace (open_link does), with what find_interface()
+// said of it; the link keeps `netns` to detach the XDP program there at the end. Throws UserError
+// naming the interface and the step that failed with the kernel's reason, or saying that this gnf
+// was built without libxdp.
+std::unique_ptr<Link> open_af_xdp(const LinkOptions& options, const InterfaceInfo& interface,
+                                  std::shared_ptr<const Netns> netns);
 
 // Whether this gnf was built with libxdp (CMake found it).
 bool af_xdp_built();

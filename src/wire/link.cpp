@@ -85,16 +85,18 @@ std::unique_ptr<Link> open_link(const LinkOptions& options, const std::function<
   std::string why_not_xdp;
   auto netns = std::make_shared<const Netns>(options.netns);
   netns->run([&] {
+    // First, so that a missing interface is that, not a reason to fall back.
+    InterfaceInfo interface = find_interface(options);
     if (options.type == LinkOptions::Type::AfPacket) {
-      link = open_af_packet(options);
+      link = open_af_packet(options, interface);
       return;
     }
     try {
-      link = open_af_xdp(options, netns);
+      link = open_af_xdp(options, interface, netns);
     } catch (const UserError& e) {
       if (options.type == LinkOptions::Type::AfXdp) throw;
       why_not_xdp = e.what();
-      link = open_af_packet(options);
+      link = open_af_packet(options, interface);
     }
   });
   if (!why_not_xdp.empty()) fallback(fmt::format("{}; using AF_PACKET instead", why_not_xdp));

@@ -84,8 +84,8 @@ class Link : public Source, public Sink {
 // namespace, the backend and the kernel's reason.
 std::unique_ptr<Link> open_link(const LinkOptions& options, const std::function<void(const std::string&)>& fallback);
 
-// For the backends, inside the link's namespace: the interface's index and MTU. Throws UserError
-// if there is no such interface there.
+// Inside the link's namespace: the interface's index and MTU. Throws UserError if there is no
+// such interface there.
 struct InterfaceInfo {
   unsigned index = 0;
   uint32_t mtu = 0;

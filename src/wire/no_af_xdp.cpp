@@ -7,7 +7,7 @@
 
 namespace gnf::wire {
 
-std::unique_ptr<Link> open_af_xdp(const LinkOptions& options, std::shared_ptr<const Netns>) {
+std::unique_ptr<Link> open_af_xdp(const LinkOptions& options, const InterfaceInfo&, std::shared_ptr<const Netns>) {
   throw UserError(fmt::format("AF_XDP on {}: this gnf was built without libxdp (Debian: libxdp-dev, libbpf-dev)",
                               link_where(options)));
 }
