@@ -2,7 +2,9 @@
 // input (a Source), frames the port transmits go out of the interface (a Sink). Two backends,
 // AF_XDP (af_xdp.h) and AF_PACKET (af_packet.h); "auto" takes AF_XDP where it can be made and
 // AF_PACKET otherwise. Both are non-blocking: the NIC-model thread polls them, next() says Later
-// when the interface has nothing, and only the end of the run (stop_source) ends a link.
+// when the interface has nothing, and only the end of the run (stop_source) ends a link. The rx
+// side (next) and the tx side (deliver, flush) share no ring, so the port's rx and tx may be
+// polled from two threads.
 //
 // The port keeps its own MAC address, not the interface's: the interface is the link partner's
 // side of the cable, the softnic port is the NIC at its other end.
