@@ -4,6 +4,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libpcap-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libxdp-dev libbpf-dev  # AF_XDP links (without them gnf builds with AF_PACKET links only)
+  iproute2  # `ip netns` and veth pairs for the Linux-link tests
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-scapy python3-pytest python3-matplotlib
   clang libclang-rt-14-dev

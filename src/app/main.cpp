@@ -91,9 +91,11 @@ int run(const RunFlags& flags) {
     config.path = kinds.at(flags.path);
   }
   bool has_source = false;
-  for (const auto& p : config.ports) has_source |= p.source.kind != ctl::SourceSpec::Kind::None;
+  for (const auto& p : config.ports) has_source |= p.source.kind != ctl::SourceSpec::Kind::None || p.link;
   if (!has_source && config.duration_s == 0)
-    throw UserError("no port has a source: give --pcap-in or --gen (or a [port.source] in the config), or a --duration");
+    throw UserError(
+        "no port has a source: give --pcap-in or --gen (or a [port.source] or [port.link] in the config), or a "
+        "--duration");
 
   path::Pipeline pipeline(config);
   app::catch_interrupts();

@@ -56,6 +56,23 @@ nlohmann::json nic_model_json(const path::PortStats& p) {
           {"dma", {{"rx", dma_work_json(p.rx_dma)}, {"tx", dma_work_json(p.tx_dma)}}}};
 }
 
+// What went over the Linux interface a port is attached to: gnf's counts and the kernel's drops.
+nlohmann::json link_json(const wire::Link& link, const wire::LinkCounters& c) {
+  return {{"backend", link.backend()},
+          {"interface", link.options().interface},
+          {"netns", link.options().netns},
+          {"description", link.describe()},
+          {"rx_frames", c.rx_frames},
+          {"rx_bytes", c.rx_bytes},
+          {"rx_dropped", c.rx_dropped},
+          {"rx_truncated", c.rx_truncated},
+          {"tx_frames", c.tx_frames},
+          {"tx_bytes", c.tx_bytes},
+          {"tx_ring_full", c.tx_ring_full},
+          {"tx_errors", c.tx_errors},
+          {"tx_send_errors", c.tx_send_errors}};
+}
+
 }  // namespace
 
 std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, double since_start_s) {
@@ -147,6 +164,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                   p.dma_desc_bytes_from_memory) /
                double(packets)}}},
     });
+    if (p.link) ports.back()["link"] = link_json(*pipeline.link(i), *p.link);
   }
   j["ports"] = ports;
 

@@ -69,6 +69,26 @@ SourceSpec parse_source(TomlTable t, const std::string& base_dir, uint32_t line_
   return s;
 }
 
+LinkSpec parse_link(TomlTable t, uint32_t max_frame_bytes) {
+  LinkSpec l;
+  wire::LinkOptions& o = l.options;
+  std::string type = t.get_choice("type", "auto", {"auto", "af_packet", "af_xdp"});
+  o.type = type == "af_packet" ? wire::LinkOptions::Type::AfPacket
+           : type == "af_xdp"  ? wire::LinkOptions::Type::AfXdp
+                               : wire::LinkOptions::Type::Auto;
+  o.interface = t.get_string("interface", "");
+  // IFNAMSIZ (16) with the terminating zero; the kernel refuses '/', ':' and blanks in names too.
+  if (o.interface.empty() || o.interface.size() > 15 || o.interface.find_first_of("/: \t\n") != std::string::npos)
+    t.fail("interface", "expected an interface name of 1 to 15 characters, e.g. \"veth0\"");
+  o.netns = t.get_string("netns", "");
+  if (t.has("netns") && (o.netns.empty() || o.netns == "." || o.netns == ".." || o.netns.find('/') != std::string::npos))
+    t.fail("netns", "expected the name of a namespace under /run/netns (as `ip netns add NAME` makes)");
+  o.max_frame_bytes = max_frame_bytes;
+  l.where = fmt::format("{}:{}: {}", t.file(), t.line_of("interface"), t.where());
+  t.reject_unknown();
+  return l;
+}
+
 PortSpec parse_port(TomlTable t, const std::string& base_dir, size_t index) {
   PortSpec p;
   nic::PortOptions& o = p.nic;
@@ -96,6 +116,10 @@ PortSpec parse_port(TomlTable t, const std::string& base_dir, size_t index) {
                               key[3] == '4' ? "10.0.1.1/24" : "2001:db8:1::1/64"));
     p.addresses.push_back(*parsed);
   }
+  if (t.has("link") && (t.has("source") || t.has("sink")))
+    t.fail("link", "a port attached to an interface has it as both its source and its sink: drop [port.source] and "
+                   "[port.sink], or [port.link]");
+  if (t.has("link")) p.link = parse_link(t.sub_table("link"), o.max_frame_bytes);
   if (t.has("source")) p.source = parse_source(t.sub_table("source"), base_dir, o.speed_gbps);
   if (t.has("sink")) {
     TomlTable sink = t.sub_table("sink");

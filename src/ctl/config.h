@@ -12,6 +12,7 @@
 #include "nic/port.h"
 #include "nf/l3fwd/ip_address.h"
 #include "wire/generator.h"
+#include "wire/link.h"
 #include "wire/pcap_source.h"
 
 namespace gnf::ctl {
@@ -26,6 +27,12 @@ struct SinkSpec {
   std::string pcap_file;  // empty: no capture
 };
 
+// A Linux interface as the port's wire, both ways ([port.link]); instead of a source and a sink.
+struct LinkSpec {
+  wire::LinkOptions options;
+  std::string where;  // "file:line: port[0].link": the interface is opened (and may fail) later
+};
+
 struct PortSpec {
   nic::PortOptions nic;
   // The port's own addresses (ipv4 = "10.0.1.1/24", ipv6 = "2001:db8:1::1/64"), for NFs that are
@@ -33,6 +40,7 @@ struct PortSpec {
   std::vector<std::pair<nf::IpAddress, nf::IpPrefix>> addresses;
   SourceSpec source;
   SinkSpec sink;
+  std::optional<LinkSpec> link;
 };
 
 // Calibrate is no data path: every port loops its rx buffer back to its own tx line (no driver,

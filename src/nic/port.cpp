@@ -67,6 +67,7 @@ bool Port::poll_rx(uint64_t now_ns) {
   bool moved = admit_arrivals(now_ns * 1000);
   if (options_.loopback) {
     moved |= loop_back(now_ns * 1000);
+    if (sink_) sink_->flush();
   } else {
     uint32_t before = rx_writebacks_pending_;
     moved |= dma_to_rx_rings();
@@ -86,6 +87,7 @@ bool Port::poll_tx(uint64_t now_ns) {
   if (options_.loopback) return false;  // the rx side owns the tx line
   bool moved = transmit(now_ns * 1000);
   tx_dma_.flush();
+  if (sink_) sink_->flush();
   return moved;
 }
 
@@ -111,10 +113,9 @@ uint64_t Port::rx_buffer_address(uint16_t queue, uint32_t rdh, uint32_t rdt, uin
 
 bool Port::next_source_frame() {
   if (source_done_) return false;
-  if (source_stopped_.load(std::memory_order_relaxed) || !source_->next(pending_)) {
-    source_done_ = true;
-    return false;
-  }
+  wire::Next got = source_stopped_.load(std::memory_order_relaxed) ? wire::Next::Exhausted : source_->next(pending_);
+  if (got == wire::Next::Exhausted) source_done_ = true;
+  if (got != wire::Next::Frame) return false;
   // The wire carries one frame at a time: it arrives (last bit) one wire time after it started,
   // and it cannot start before the previous one is through.
   pending_arrival_ps_ = rx_line_.transmit(pending_.len, pending_.time_ns * 1000);

@@ -39,6 +39,16 @@ std::unique_ptr<wire::Source> make_source(const ctl::SourceSpec& spec) {
   return nullptr;
 }
 
+std::unique_ptr<wire::Link> open_link(const ctl::LinkSpec& spec) {
+  try {
+    return wire::open_link(spec.options, [&](const std::string& why) {
+      std::fprintf(stderr, "gnf: warning: %s: %s\n", spec.where.c_str(), why.c_str());
+    });
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: {}", spec.where, e.what()));
+  }
+}
+
 }  // namespace
 
 uint64_t Snapshot::offered() const {
@@ -86,10 +96,18 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
       spec.nic.tx_queues = std::max<uint16_t>(spec.nic.tx_queues, uint16_t(driver_queues + 1));
 
   for (const ctl::PortSpec& spec : config_.ports) {
-    sources_.push_back(make_source(spec.source));
+    wire::Sink* inner = nullptr;
+    links_.push_back(nullptr);
+    if (spec.link) {
+      std::unique_ptr<wire::Link> link = open_link(*spec.link);
+      links_.back() = link.get();
+      inner = link.get();
+      sources_.push_back(std::move(link));
+    } else {
+      sources_.push_back(make_source(spec.source));
+    }
     if (spec.source.kind == ctl::SourceSpec::Kind::Generator)
       generators_.push_back(static_cast<wire::Generator*>(sources_.back().get()));
-    wire::Sink* inner = nullptr;
     if (!spec.sink.pcap_file.empty()) {
       pcap_sinks_.push_back(std::make_unique<wire::PcapSink>(spec.sink.pcap_file));
       inner = pcap_sinks_.back().get();
@@ -361,6 +379,7 @@ Snapshot Pipeline::snapshot() const {
       p.source_frames = sc.frames;
       p.source_malformed = sc.malformed;
     }
+    if (links_[i]) p.link = links_[i]->link_counters();
     p.rx_packets = c.rx_good_packets.get();
     p.rx_bytes = c.rx_good_bytes.get();
     p.tx_packets = c.tx_good_packets.get();

@@ -28,6 +28,7 @@
 #include "nic/dma.h"
 #include "nic/port.h"
 #include "wire/generator.h"
+#include "wire/link.h"
 #include "wire/measure.h"
 #include "wire/pcap_sink.h"
 
@@ -42,6 +43,7 @@ struct PortStats {
   uint64_t dma_packet_bytes_to_memory = 0, dma_packet_bytes_from_memory = 0;
   uint64_t dma_desc_bytes_to_memory = 0, dma_desc_bytes_from_memory = 0;
   std::vector<uint64_t> rx_queue_packets, rx_queue_drops;  // QPRC, QPRDC per queue
+  std::optional<wire::LinkCounters> link;  // a port attached to a Linux interface: what went over it
   // The NIC model's own health and work (port.h, dma.h).
   uint64_t wire_lag_max_ns = 0, wire_lag_sum_ns = 0, wire_late_frames = 0, tx_rounds = 0;
   struct DmaWork {
@@ -135,6 +137,8 @@ class Pipeline {
   std::vector<ThreadCpu> thread_cpu() const;
 
   const ctl::Config& config() const { return config_; }
+  // The Linux interface port `port` is attached to, or null.
+  const wire::Link* link(size_t port) const { return links_[port]; }
   uint32_t driver_thread_count() const { return uint32_t(driver_threads_.size()); }
   uint32_t nic_thread_count() const { return uint32_t(nic_threads_.size()); }
 
@@ -155,7 +159,8 @@ class Pipeline {
 
   ctl::Config config_;
   std::unique_ptr<nf::NfChain> chain_;
-  std::vector<std::unique_ptr<wire::Source>> sources_;
+  std::vector<std::unique_ptr<wire::Source>> sources_;  // per port; may be null
+  std::vector<wire::Link*> links_;  // per port: its source and sink when it has a link, else null
   std::vector<wire::Generator*> generators_;
   std::vector<std::unique_ptr<wire::PcapSink>> pcap_sinks_;
   std::vector<std::unique_ptr<wire::MeasuringSink>> sinks_;

@@ -170,10 +170,10 @@ void Generator::set_window(const MeasuredWindow& window) {
   window_per_second_.assign(window.seconds(), 0);
 }
 
-bool Generator::next(Frame& out) {
+Next Generator::next(Frame& out) {
   if (opts_.count && counters_.frames >= opts_.count) {
     finished_.store(true, std::memory_order_release);
-    return false;
+    return Next::Exhausted;
   }
   // From the index or the cumulative bytes, never by adding rounded steps, so nothing drifts.
   double offset = ns_per_frame_ > 0 ? double(counters_.frames) * ns_per_frame_
@@ -181,7 +181,7 @@ bool Generator::next(Frame& out) {
   uint64_t offset_ns = uint64_t(std::llround(offset));
   if (opts_.duration_ns && offset_ns >= opts_.duration_ns) {
     finished_.store(true, std::memory_order_release);
-    return false;
+    return Next::Exhausted;
   }
 
   Template& t = templates_[cycle_[cycle_pos_]];
@@ -199,7 +199,7 @@ bool Generator::next(Frame& out) {
   cum_l1_bytes_ += l1_bytes(out.len);
   counters_.frames++;
   counters_.bytes += out.len;
-  return true;
+  return Next::Frame;
 }
 
 SourceCounters Generator::counters() const { return counters_; }

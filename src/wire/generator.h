@@ -47,7 +47,7 @@ class Generator : public Source {
 
   void start(uint64_t start_ns) override;
   // Never allocates: the frame is a per-size template patched in place, valid until the next call.
-  bool next(Frame& out) override;
+  Next next(Frame& out) override;
   SourceCounters counters() const override;
   std::string describe() const override;
 

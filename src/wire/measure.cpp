@@ -93,6 +93,10 @@ void MeasuringSink::deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t tim
   if (second) second->latency.record(latency);
 }
 
+void MeasuringSink::flush() {
+  if (inner_) inner_->flush();
+}
+
 void MeasuringSink::finish() {
   if (inner_) inner_->finish();
 }

@@ -66,6 +66,7 @@ class MeasuringSink : public Sink {
   // As deliver(), for a frame of `len` bytes whose stamp was read elsewhere (the GPU as the sink
   // of a one-way measurement reads it and reports when it saw the frame).
   void deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t time_ns);
+  void flush() override;
   void finish() override;
 
   MeasureReport report() const;

@@ -60,7 +60,7 @@ void PcapSource::open() {
 
 void PcapSource::start(uint64_t start_ns) { start_ns_ = start_ns; }
 
-bool PcapSource::next(Frame& out) {
+Next PcapSource::next(Frame& out) {
   while (pcap_) {
     pcap_pkthdr* hdr = nullptr;
     const u_char* data = nullptr;
@@ -83,7 +83,7 @@ bool PcapSource::next(Frame& out) {
       counters_.frames++;
       counters_.bytes += hdr->len;
       sent_l1_bytes_ += l1_bytes(hdr->len);
-      return true;
+      return Next::Frame;
     }
     // PCAP_ERROR is a record libpcap could not read (e.g. cut off at the end of the file); it
     // cannot find the next record after one, so the pass ends there. Otherwise: end of file.
@@ -93,7 +93,7 @@ bool PcapSource::next(Frame& out) {
     // A file without a single sendable frame is not worth reopening `repeat` times.
     if (++pass_ < opts_.repeat && counters_.frames > 0) open();
   }
-  return false;
+  return Next::Exhausted;
 }
 
 uint64_t PcapSource::schedule(uint64_t record_ns) const {

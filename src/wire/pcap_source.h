@@ -36,7 +36,7 @@ class PcapSource : public Source {
   // Records that cannot be sent as they were (captured shorter than they were on the wire, or
   // unreadable) are counted in counters().malformed and skipped; an unreadable record ends the
   // current pass over the file. Runts and giants are delivered: the port's MAC judges them.
-  bool next(Frame& out) override;
+  Next next(Frame& out) override;
   SourceCounters counters() const override { return counters_; }
   std::string describe() const override;
 

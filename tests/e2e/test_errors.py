@@ -40,6 +40,11 @@ GOOD_TAIL = '[[nf]]\ntype = "l2fwd"\n'
      "nf[0].mode: 'sideways' is not one of: pairs, reflect, to"),
     ("[[port]]\n[[nf]]\ntype = \"l2fwd\"\nmode = \"pairs\"\n", 4, "nf[0].mode: 'pairs' needs an even number of ports"),
     ("path = \"cpu\"\n", 1, "port: configure at least one [[port]]"),
+    ("[[port]]\n[port.link]\ninterface = \"veth0\"\n[port.source]\ntype = \"generator\"\n", 2,
+     "port[0].link: a port attached to an interface has it as both its source and its sink: drop [port.source] and "
+     "[port.sink], or [port.link]"),
+    ("[[port]]\n[port.link]\ninterface = \"veth0\"\ntype = \"dpdk\"\n", 4,
+     "port[0].link.type: 'dpdk' is not one of: auto, af_packet, af_xdp"),
 ])
 def test_a_bad_config_names_file_line_and_key(gnf, tmp_path, text, line, message):
     config = tmp_path / "bad.toml"

@@ -135,16 +135,16 @@ class FuzzSource final : public wire::Source {
  public:
   explicit FuzzSource(const std::vector<std::pair<const uint8_t*, uint32_t>>& frames) : frames_(frames) {}
   void start(uint64_t) override {}
-  bool next(wire::Frame& out) override {
+  wire::Next next(wire::Frame& out) override {
     current_.reset();
-    if (next_ == frames_.size()) return false;
+    if (next_ == frames_.size()) return wire::Next::Exhausted;
     auto [data, len] = frames_[next_++];
     current_.reset(new uint8_t[len]);
     if (len) std::memcpy(current_.get(), data, len);
     out = wire::Frame{current_.get(), len, 0};
     counters_.frames++;
     counters_.bytes += len;
-    return true;
+    return wire::Next::Frame;
   }
   wire::SourceCounters counters() const override { return counters_; }
   std::string describe() const override { return "fuzz"; }

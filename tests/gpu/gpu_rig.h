@@ -98,7 +98,7 @@ inline std::vector<std::vector<uint8_t>> read_pcap(const std::string& file) {
   source.start(0);
   std::vector<std::vector<uint8_t>> frames;
   wire::Frame f;
-  while (source.next(f)) frames.emplace_back(f.data, f.data + f.len);
+  while (source.next(f) == wire::Next::Frame) frames.emplace_back(f.data, f.data + f.len);
   return frames;
 }
 

@@ -126,7 +126,7 @@ TEST(Bypass, ToHostFramesArriveThroughTheExceptionRingByteForByte) {
     wire::Generator gen(g);
     gen.start(0);
     wire::Frame f;
-    for (uint32_t i = 0; gen.next(f); ++i) {
+    for (uint32_t i = 0; gen.next(f) == wire::Next::Frame; ++i) {
       if (i % 5 == 0) {
         std::vector<uint8_t> arp(60, 0);
         for (int b = 0; b < 6; ++b) arp[b] = 0xff;

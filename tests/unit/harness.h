@@ -18,13 +18,13 @@ class VectorSource : public wire::Source {
  public:
   explicit VectorSource(std::vector<std::vector<uint8_t>> frames) : frames_(std::move(frames)) {}
   void start(uint64_t) override {}
-  bool next(wire::Frame& out) override {
-    if (next_ == frames_.size()) return false;
+  wire::Next next(wire::Frame& out) override {
+    if (next_ == frames_.size()) return wire::Next::Exhausted;
     const auto& f = frames_[next_++];
     out = wire::Frame{f.data(), uint32_t(f.size()), 0};
     counters_.frames++;
     counters_.bytes += f.size();
-    return true;
+    return wire::Next::Frame;
   }
   wire::SourceCounters counters() const override { return counters_; }
   std::string describe() const override { return "vector"; }
@@ -39,12 +39,19 @@ class CollectSink : public wire::Sink {
  public:
   void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override {
     ++count;
+    ++unflushed;
     if (!keep) return;
     frames.emplace_back(data, data + len);
     times.push_back(time_ns);
   }
+  void flush() override {
+    ++flushes;
+    unflushed = 0;
+  }
   bool keep = true;  // false: count only (long runs)
   uint64_t count = 0;
+  uint64_t flushes = 0;
+  uint64_t unflushed = 0;  // delivered since the last flush
   std::vector<std::vector<uint8_t>> frames;
   std::vector<uint64_t> times;
 };

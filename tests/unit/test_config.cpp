@@ -145,3 +145,45 @@ TEST(Config, APoolNoLargerThanTheRxRingIsRejected) {
 TEST(Config, AMissingFileIsAClearError) {
   EXPECT_THROW(ctl::load_config("/nonexistent/gnf.toml"), UserError);
 }
+
+TEST(Config, APortLinkedToAnInterfaceGetsItsTypeNamespaceAndWhereItWasSaid) {
+  ctl::Config c = ctl::parse_config(
+      "[[port]]\nmax_frame = 9018\n[port.link]\ntype = \"af_xdp\"\ninterface = \"veth-ga\"\nnetns = \"ns1\"\n"
+      "[[port]]\n[port.link]\ninterface = \"eth1\"\n",
+      "/etc/gnf/test.toml");
+  ASSERT_TRUE(c.ports[0].link);
+  const wire::LinkOptions& a = c.ports[0].link->options;
+  EXPECT_EQ(a.type, wire::LinkOptions::Type::AfXdp);
+  EXPECT_EQ(a.interface, "veth-ga");
+  EXPECT_EQ(a.netns, "ns1");
+  EXPECT_EQ(a.max_frame_bytes, 9014u);  // the port's, without FCS: it sizes the ring slots
+  EXPECT_EQ(c.ports[0].link->where, "/etc/gnf/test.toml:5: port[0].link");
+  ASSERT_TRUE(c.ports[1].link);
+  EXPECT_EQ(c.ports[1].link->options.type, wire::LinkOptions::Type::Auto);  // the default
+  EXPECT_EQ(c.ports[1].link->options.netns, "");                           // gnf's own
+  EXPECT_EQ(c.ports[1].source.kind, ctl::SourceSpec::Kind::None);
+}
+
+TEST(Config, APortCannotHaveBothALinkAndASourceOrSink) {
+  std::string why = ": a port attached to an interface has it as both its source and its sink: drop [port.source] "
+                    "and [port.sink], or [port.link]";
+  EXPECT_EQ(error_of("[[port]]\n[port.source]\ntype = \"generator\"\n[port.link]\ninterface = \"veth0\"\n"),
+            "/etc/gnf/test.toml:4: port[0].link" + why);
+  EXPECT_EQ(error_of("[[port]]\n[port.link]\ninterface = \"veth0\"\n[port.sink]\npcap = \"out.pcap\"\n"),
+            "/etc/gnf/test.toml:2: port[0].link" + why);
+}
+
+TEST(Config, ALinkNeedsAnInterfaceNameTheKernelWouldTake) {
+  EXPECT_EQ(error_of("[[port]]\n[port.link]\ntype = \"af_packet\"\n"),
+            "/etc/gnf/test.toml:2: port[0].link.interface: expected an interface name of 1 to 15 characters, e.g. "
+            "\"veth0\"");
+  EXPECT_NE(error_of("[[port]]\n[port.link]\ninterface = \"a-name-far-too-long\"\n").find("1 to 15 characters"),
+            std::string::npos);
+  EXPECT_EQ(error_of("[[port]]\n[port.link]\ninterface = \"veth0\"\ntype = \"netmap\"\n"),
+            "/etc/gnf/test.toml:4: port[0].link.type: 'netmap' is not one of: auto, af_packet, af_xdp");
+  EXPECT_EQ(error_of("[[port]]\n[port.link]\ninterface = \"veth0\"\nnetns = \"../x\"\n"),
+            "/etc/gnf/test.toml:4: port[0].link.netns: expected the name of a namespace under /run/netns (as `ip "
+            "netns add NAME` makes)");
+  EXPECT_EQ(error_of("[[port]]\n[port.link]\ninterface = \"veth0\"\nqueue = 1\n"),
+            "/etc/gnf/test.toml:4: port[0].link.queue: unknown key");
+}

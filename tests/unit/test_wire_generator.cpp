@@ -20,7 +20,7 @@ std::vector<Out> take(Generator& g, size_t n, uint64_t start_ns = 0) {
   g.start(start_ns);
   std::vector<Out> out;
   Frame fr;
-  while (out.size() < n && g.next(fr)) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
+  while (out.size() < n && g.next(fr) == wire::Next::Frame) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
   return out;
 }
 
@@ -185,7 +185,7 @@ TEST(Generator, CountStopsTheGenerator) {
   Generator g({.flows = 3, .count = 10});
   EXPECT_EQ(take(g, 100).size(), 10u);
   Frame fr;
-  EXPECT_FALSE(g.next(fr));
+  EXPECT_EQ(g.next(fr), wire::Next::Exhausted);
   EXPECT_EQ(g.counters().frames, 10u);
   EXPECT_EQ(g.counters().bytes, 600u);
   EXPECT_EQ(g.sent_per_flow(), (std::vector<uint64_t>{4, 3, 3}));

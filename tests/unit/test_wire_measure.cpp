@@ -166,7 +166,7 @@ std::vector<Sent> generate(Generator& g, uint64_t start_ns) {
   g.start(start_ns);
   std::vector<Sent> out;
   Frame fr;
-  while (g.next(fr)) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
+  while (g.next(fr) == wire::Next::Frame) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
   return out;
 }
 

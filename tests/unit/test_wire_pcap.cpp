@@ -80,7 +80,7 @@ std::vector<Got> read_all(PcapSource& src, uint64_t start_ns = 0) {
   src.start(start_ns);
   std::vector<Got> out;
   Frame fr;
-  while (src.next(fr)) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
+  while (src.next(fr) == wire::Next::Frame) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
   return out;
 }
 
@@ -245,7 +245,7 @@ TEST(PcapSource, MaxTimingSendsAtOnceAndRepeatReplaysTheFile) {
     EXPECT_EQ(got[i].bytes, make_frame(60 + uint32_t(i % 2), uint8_t(1 + i % 2)));
   }
   Frame fr;
-  EXPECT_FALSE(src.next(fr));  // exhausted for good
+  EXPECT_EQ(src.next(fr), wire::Next::Exhausted);  // for good
 }
 
 TEST(PcapSink, UnwritablePathThrowsUserErrorNamingTheFile) {

@@ -24,7 +24,7 @@ std::vector<Sent> generate(Generator& g) {
   g.start(kStart);
   std::vector<Sent> out;
   Frame fr;
-  while (g.next(fr)) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
+  while (g.next(fr) == wire::Next::Frame) out.push_back({std::vector<uint8_t>(fr.data, fr.data + fr.len), fr.time_ns});
   return out;
 }
 
@@ -68,10 +68,10 @@ TEST(GeneratorWindow, IsFinishedOnlyOnceItsScheduleIsSent) {
   g.start(0);
   Frame fr;
   for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(g.next(fr));
+    ASSERT_EQ(g.next(fr), wire::Next::Frame);
     EXPECT_FALSE(g.finished());
   }
-  EXPECT_FALSE(g.next(fr));
+  EXPECT_EQ(g.next(fr), wire::Next::Exhausted);
   EXPECT_TRUE(g.finished());
 }
 

@@ -1,0 +1,257 @@
+#include "wire/af_packet.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "util/clock.h"
+#include "util/error.h"
+#include "wire/bytes.h"
+#include "wire/offload.h"
+
+namespace gnf::wire {
+
+namespace {
+
+// TPACKET_V2 for both rings. V3 batches rx into blocks that reach user space only when full or
+// when their retire timer (milliseconds) fires: at a ping's rate every frame would wait for the
+// timer, and gnf measures latency in microseconds. V2 gives each frame its own status word, handed
+// over the moment the kernel has written it; what V3 saves (variable-size frames packed in blocks,
+// fewer status words) matters at rates one veth or NIC queue through one socket does not reach.
+constexpr uint32_t kRingFrames = 4096;      // per direction
+constexpr uint32_t kBlockBytes = 1u << 16;  // frames are packed into blocks of this size
+// Where the kernel puts the frame in an rx slot: after the tpacket2_hdr and a sockaddr_ll, with the
+// network header aligned to 16 (tpacket_rcv's macoff/netoff). This much of a slot is not frame.
+constexpr uint32_t kRxSlotOverhead = TPACKET_ALIGN(TPACKET2_HDRLEN + 16);
+// Where a tx slot's frame starts (no PACKET_TX_HAS_OFF): right after the header.
+constexpr uint32_t kTxDataOffset = TPACKET2_HDRLEN - sizeof(sockaddr_ll);
+
+uint32_t slot_bytes(uint32_t max_frame) {
+  uint32_t size = 2048;
+  while (size < max_frame + kRxSlotOverhead) size *= 2;
+  return size;
+}
+
+// The status word is how the kernel and gnf hand a slot to each other; it is the only field
+// either side polls. The kernel writes a frame and then its status (smp_wmb before the store in
+// __packet_set_status), and reads the status before the frame it asks for, so:
+//  - acquire on loading it: the frame's bytes are read only after the status says they are ours;
+//  - release on storing it: our reads of an rx frame (or writes of a tx frame) are done before the
+//    kernel can see the slot as its own again.
+uint32_t load_status(tpacket2_hdr* h) {
+  return std::atomic_ref<uint32_t>(h->tp_status).load(std::memory_order_acquire);
+}
+void store_status(tpacket2_hdr* h, uint32_t status) {
+  std::atomic_ref<uint32_t>(h->tp_status).store(status, std::memory_order_release);
+}
+
+// What the constructor made is undone even when a later step throws.
+struct Socket {
+  int fd = -1;
+  Socket() = default;
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+  ~Socket() {
+    if (fd >= 0) close(fd);
+  }
+};
+struct Mapping {
+  uint8_t* base = nullptr;
+  size_t bytes = 0;
+  Mapping() = default;
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() {
+    if (base) munmap(base, bytes);
+  }
+};
+
+struct Ring {
+  uint8_t* base = nullptr;
+  uint32_t slot = 0;
+  uint32_t next = 0;  // the slot gnf looks at next
+  tpacket2_hdr* at(uint32_t i) const { return reinterpret_cast<tpacket2_hdr*>(base + size_t(i) * slot); }
+  tpacket2_hdr* current() const { return at(next); }
+  void advance() { next = (next + 1) % kRingFrames; }
+};
+
+class AfPacketLink final : public Link {
+ public:
+  AfPacketLink(const LinkOptions& options, const InterfaceInfo& interface);
+
+  Next next(Frame& out) override;
+  void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override;
+  void flush() override;
+
+ private:
+  uint64_t kernel_rx_drops() const override;
+  [[noreturn]] void fail(const char* step) const;
+  void set_option(int name, const void* value, socklen_t len, const char* step);
+  bool restore_vlan_tag(tpacket2_hdr* h, uint8_t*& frame, uint32_t& len);
+
+  InterfaceInfo interface_;
+  Socket socket_;
+  Mapping map_;
+  Ring rx_ring_, tx_ring_;
+  bool holding_rx_ = false;      // the frame handed out last still sits in rx_ring_.current()
+  bool tx_unsent_ = false;       // frames queued that the kernel has not taken yet
+  uint32_t tx_last_queued_ = 0;  // slot of the newest queued frame
+  mutable std::mutex drops_mutex_;
+  mutable uint64_t drops_ = 0;  // PACKET_STATISTICS resets on each read: the sum so far
+};
+
+AfPacketLink::AfPacketLink(const LinkOptions& options, const InterfaceInfo& interface)
+    : Link("af_packet", options), interface_(interface) {
+  set_mode("TPACKET_V2 rx and tx rings, qdisc bypassed");
+  // Protocol 0: the socket receives nothing until bind() names the interface, so no frame of
+  // another interface lands in the ring first.
+  socket_.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+  if (socket_.fd < 0) fail("socket(AF_PACKET)");
+  int version = TPACKET_V2;
+  set_option(PACKET_VERSION, &version, sizeof(version), "PACKET_VERSION");
+  // Without this a frame the kernel will not send (say, larger than the MTU) stops the whole tx
+  // ring at its slot for good; with it the kernel skips the frame. deliver() keeps such frames
+  // out and counts them, so this is the guard behind that check.
+  int loss = 1;
+  set_option(PACKET_LOSS, &loss, sizeof(loss), "PACKET_LOSS");
+  // Straight to the driver, as a NIC's own transmit would be: no qdisc, and no copy of each frame
+  // to the interface's packet taps (tcpdump on this interface does not see what gnf sends; on the
+  // veth peer it does).
+  int bypass = 1;
+  set_option(PACKET_QDISC_BYPASS, &bypass, sizeof(bypass), "PACKET_QDISC_BYPASS");
+
+  uint32_t slot = slot_bytes(options.max_frame_bytes);
+  uint32_t block = std::max(kBlockBytes, slot);
+  tpacket_req req{block, kRingFrames * slot / block, slot, kRingFrames};
+  set_option(PACKET_RX_RING, &req, sizeof(req), "PACKET_RX_RING");
+  set_option(PACKET_TX_RING, &req, sizeof(req), "PACKET_TX_RING");
+  // One mapping, rx ring first, then tx ring (packet_mmap's layout).
+  size_t ring_bytes = size_t(block) * req.tp_block_nr;
+  void* map = mmap(nullptr, 2 * ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, socket_.fd, 0);
+  if (map == MAP_FAILED) fail("mmap of the rings");
+  map_.base = static_cast<uint8_t*>(map);
+  map_.bytes = 2 * ring_bytes;
+  rx_ring_ = Ring{map_.base, slot};
+  tx_ring_ = Ring{map_.base + ring_bytes, slot};
+
+  sockaddr_ll addr{};
+  addr.sll_family = AF_PACKET;
+  addr.sll_protocol = htons(ETH_P_ALL);
+  addr.sll_ifindex = int(interface_.index);
+  if (bind(socket_.fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) fail("bind");
+  // Every frame on the cable, not only those addressed to the interface; dropped with the socket.
+  packet_mreq promisc{};
+  promisc.mr_ifindex = int(interface_.index);
+  promisc.mr_type = PACKET_MR_PROMISC;
+  set_option(PACKET_ADD_MEMBERSHIP, &promisc, sizeof(promisc), "PACKET_ADD_MEMBERSHIP (promiscuous mode)");
+}
+
+void AfPacketLink::fail(const char* step) const {
+  int err = errno;
+  throw UserError(fmt::format("AF_PACKET on {}: {}: {}", link_where(options()), step, std::strerror(err)));
+}
+
+void AfPacketLink::set_option(int name, const void* value, socklen_t len, const char* step) {
+  if (setsockopt(socket_.fd, SOL_PACKET, name, value, len) != 0) fail(step);
+}
+
+// The kernel takes an 802.1Q/802.1ad tag out of the frame before packet sockets see it and reports
+// it beside the frame. The port must see the frame as the cable carried it, so the tag goes back
+// in: the MAC addresses move 4 bytes towards the slot's header (the kernel leaves more than that
+// free before the frame) and the tag fills the gap.
+bool AfPacketLink::restore_vlan_tag(tpacket2_hdr* h, uint8_t*& frame, uint32_t& len) {
+  if (!(h->tp_status & TP_STATUS_VLAN_VALID)) return true;
+  constexpr uint32_t kMacs = 12, kTag = 4;
+  if (h->tp_mac < TPACKET2_HDRLEN + kTag || len < kMacs) return false;
+  uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID) ? h->tp_vlan_tpid : ETH_P_8021Q;
+  std::memmove(frame - kTag, frame, kMacs);
+  frame -= kTag;
+  store_be16(frame + kMacs, tpid);
+  store_be16(frame + kMacs + 2, h->tp_vlan_tci);
+  len += kTag;
+  return true;
+}
+
+Next AfPacketLink::next(Frame& out) {
+  if (holding_rx_) {
+    store_status(rx_ring_.current(), TP_STATUS_KERNEL);
+    rx_ring_.advance();
+    holding_rx_ = false;
+  }
+  for (;;) {
+    tpacket2_hdr* h = rx_ring_.current();
+    if (!(load_status(h) & TP_STATUS_USER)) return Next::Later;
+    const auto* from = reinterpret_cast<const sockaddr_ll*>(reinterpret_cast<uint8_t*>(h) + TPACKET_ALIGN(sizeof(*h)));
+    // Frames the local stack sends out of the interface: not from the cable.
+    bool outgoing = from->sll_pkttype == PACKET_OUTGOING;
+    uint8_t* frame = reinterpret_cast<uint8_t*>(h) + h->tp_mac;
+    uint32_t len = h->tp_snaplen;
+    bool whole = h->tp_snaplen == h->tp_len && restore_vlan_tag(h, frame, len);
+    if (!outgoing && whole) {
+      // The slot is ours until released: finish the frame in place.
+      if (h->tp_status & TP_STATUS_CSUMNOTREADY) complete_l4_checksum(frame, len);
+      out = Frame{frame, pad_to_minimum(frame, len), now_ns()};
+      holding_rx_ = true;
+      rx_stats_.frames.add();
+      rx_stats_.bytes.add(out.len);
+      return Next::Frame;
+    }
+    if (!outgoing) rx_stats_.truncated.add();
+    store_status(h, TP_STATUS_KERNEL);
+    rx_ring_.advance();
+  }
+}
+
+void AfPacketLink::deliver(const uint8_t* data, uint32_t len, uint64_t) {
+  if (len + kTxDataOffset > tx_ring_.slot || !fits_mtu(data, len, interface_.mtu)) {
+    tx_stats_.errors.add();
+    return;
+  }
+  tpacket2_hdr* h = tx_ring_.current();
+  if (load_status(h) != TP_STATUS_AVAILABLE) {
+    tx_stats_.ring_full.add();  // the kernel still owns the slot: it has not sent the frame a ring ago
+    return;
+  }
+  std::memcpy(reinterpret_cast<uint8_t*>(h) + kTxDataOffset, data, len);
+  h->tp_len = len;
+  store_status(h, TP_STATUS_SEND_REQUEST);
+  tx_last_queued_ = tx_ring_.next;
+  tx_ring_.advance();
+  tx_unsent_ = true;
+  tx_stats_.frames.add();
+  tx_stats_.bytes.add(len);
+}
+
+void AfPacketLink::flush() {
+  if (!tx_unsent_) return;
+  // One send() hands the kernel every slot marked SEND_REQUEST, in ring order. It may stop early
+  // (socket send buffer full: EAGAIN/ENOBUFS); what it left keeps its status for the next round.
+  if (sendto(socket_.fd, nullptr, 0, MSG_DONTWAIT, nullptr, 0) < 0 && errno != EAGAIN && errno != ENOBUFS)
+    tx_stats_.send_errors.add();
+  tx_unsent_ = load_status(tx_ring_.at(tx_last_queued_)) == TP_STATUS_SEND_REQUEST;
+}
+
+uint64_t AfPacketLink::kernel_rx_drops() const {
+  tpacket_stats stats{};
+  socklen_t len = sizeof(stats);
+  std::lock_guard lock(drops_mutex_);
+  if (getsockopt(socket_.fd, SOL_PACKET, PACKET_STATISTICS, &stats, &len) == 0) drops_ += stats.tp_drops;
+  return drops_;
+}
+
+}  // namespace
+
+std::unique_ptr<Link> open_af_packet(const LinkOptions& options, const InterfaceInfo& interface) {
+  return std::make_unique<AfPacketLink>(options, interface);
+}
+
+}  // namespace gnf::wire

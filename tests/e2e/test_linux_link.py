@@ -1,0 +1,233 @@
+"""Ports attached to Linux interfaces ([port.link]): two hosts in network namespaces talk through
+gnf as through a switch.
+
+    ns A: veth-a 10.0.0.1/24 ── veth-ga ┐                      ┌ veth-gb ── veth-b 10.0.0.2/24 :ns B
+                                        └ ns G: gnf port 0 ⇄ l2fwd pairs ⇄ port 1 ┘
+
+gnf runs in the test's namespace and opens veth-ga and veth-gb inside ns G (netns = "..."). ARP,
+ICMP echo and UDP cross it both ways. Needs root and `ip` (iproute2) to make the namespaces; the
+tests skip, saying why, only when the namespaces cannot be made. Namespaces carry this process's
+id and are deleted however a test ends.
+"""
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+import pytest
+
+from checks import assert_balanced
+from conftest import REPO
+
+PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netns_peer.py")
+PINGS = 20
+UDP_PORT = 7777
+
+
+def ip(*args, check=True):
+    return subprocess.run(["ip"] + list(args), capture_output=True, text=True, check=check)
+
+
+class Topology:
+    """Names of the three namespaces; peer() runs netns_peer.py in one of them."""
+
+    def __init__(self, tag):
+        self.a, self.b, self.g = ("gnf-%s-%s" % (tag, side) for side in "abg")
+
+    def peer(self, ns, *args, timeout=60):
+        proc = subprocess.run(["ip", "netns", "exec", ns, sys.executable, PEER] + [str(a) for a in args],
+                              capture_output=True, text=True, timeout=timeout)
+        assert proc.returncode == 0, "netns_peer.py %s in %s: %s" % (args, ns, proc.stderr)
+        return json.loads(proc.stdout.splitlines()[-1])
+
+    def offload_checksums(self, on):
+        """Whether the hosts' stacks leave TCP/UDP checksums to the (absent) veth hardware."""
+        self.peer(self.a, "tx-checksum", "veth-a", "on" if on else "off")
+        self.peer(self.b, "tx-checksum", "veth-b", "on" if on else "off")
+
+
+@pytest.fixture(scope="module")
+def topology(request):
+    if os.geteuid() != 0:
+        pytest.skip("network namespaces need root")
+    if shutil.which("ip") is None:
+        pytest.skip("no `ip` command (iproute2) to make network namespaces")
+    topo = Topology(os.getpid())
+    # Registered first: whatever got made is deleted, however the setup or the tests end.
+    request.addfinalizer(lambda: [ip("netns", "delete", ns, check=False) for ns in (topo.a, topo.b, topo.g)])
+    made = ip("netns", "add", topo.a, check=False)
+    if made.returncode != 0:
+        pytest.skip("cannot make a network namespace: %s" % made.stderr.strip())
+    ip("netns", "add", topo.b)
+    ip("netns", "add", topo.g)
+    ip("-n", topo.g, "link", "add", "veth-ga", "type", "veth", "peer", "name", "veth-a", "netns", topo.a)
+    ip("-n", topo.g, "link", "add", "veth-gb", "type", "veth", "peer", "name", "veth-b", "netns", topo.b)
+    ip("-n", topo.a, "addr", "add", "10.0.0.1/24", "dev", "veth-a")
+    ip("-n", topo.b, "addr", "add", "10.0.0.2/24", "dev", "veth-b")
+    for ns, dev in ((topo.a, "veth-a"), (topo.b, "veth-b"), (topo.g, "veth-ga"), (topo.g, "veth-gb")):
+        ip("-n", ns, "link", "set", dev, "up")
+    return topo
+
+
+def link_config(tmp_path, topo, link_type, name="l2fwd-veth.toml"):
+    """configs/l2fwd-veth.toml as shipped, with this run's namespace and `link_type`."""
+    text = open(os.path.join(REPO, "configs", "l2fwd-veth.toml")).read()
+    assert text.count('netns = "gnf-sw"') == 2 and text.count('type = "auto"') == 2, \
+        "configs/l2fwd-veth.toml no longer has two auto links in namespace gnf-sw"
+    config = tmp_path / name
+    config.write_text(text.replace('netns = "gnf-sw"', 'netns = "%s"' % topo.g)
+                      .replace('type = "auto"', 'type = "%s"' % link_type))
+    return config
+
+
+def line_of(config, text):
+    return next(n for n, line in enumerate(config.read_text().splitlines(), 1) if line.startswith(text))
+
+
+class Running:
+    """gnf run in the background, printing stats every 0.1 s so that its first line says it runs."""
+
+    def __init__(self, gnf, config, tmp_path, tag="gnf"):
+        self.summary_file = tmp_path / ("%s.json" % tag)
+        self.stderr_file = tmp_path / ("%s.stderr" % tag)
+        self.proc = subprocess.Popen([gnf.binary, "run", "--config", str(config), "--json", str(self.summary_file),
+                                      "--stats-interval", "0.1"],
+                                     stdout=subprocess.DEVNULL, stderr=self.stderr_file.open("w"))
+
+    def wait_until_running(self, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                if "built without libxdp" in self.stderr():
+                    pytest.skip("this gnf was built without libxdp: %s" % self.stderr().strip())
+                pytest.fail("gnf ended before it ran (%d): %s" % (self.proc.returncode, self.stderr()))
+            if any(line.startswith("[") for line in self.stderr().splitlines()):
+                return
+            time.sleep(0.05)
+        pytest.fail("gnf printed no stats line in %d s: %s" % (timeout, self.stderr()))
+
+    def stderr(self):
+        return self.stderr_file.read_text()
+
+    def stop(self):
+        """Ctrl-C, as a user ends a run of live links; returns the summary."""
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=30)
+        assert self.proc.returncode == 0, self.stderr()
+        return json.loads(self.summary_file.read_text())
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def running(gnf, tmp_path):
+    started = []
+
+    def start(config, tag="gnf"):
+        run = Running(gnf, config, tmp_path, tag)
+        started.append(run)
+        run.wait_until_running()
+        return run
+
+    yield start
+    for run in started:
+        run.kill()
+
+
+def rtt_text(result):
+    rtts = sorted(result["rtt_ms"])
+    return "p50 %.3f ms, max %.3f ms" % (statistics.median(rtts), rtts[-1]) if rtts else "no replies"
+
+
+@pytest.mark.parametrize("link_type", ["af_packet", "af_xdp", "auto"])
+def test_two_hosts_ping_and_talk_udp_through_gnf(gnf, tmp_path, topology, running, link_type):
+    run = running(link_config(tmp_path, topology, link_type))
+    # Auto says before it runs that it fell back (here only if gnf was built without libxdp).
+    xdp = link_type != "af_packet" and "using AF_PACKET instead" not in run.stderr()
+    # AF_XDP cannot tell a checksum left to the hardware from a finished one (AF_PACKET can, and
+    # gnf completes it): the hosts compute their own, as they do on a NIC without offloads.
+    topology.offload_checksums(on=not xdp)
+    server = subprocess.Popen(["ip", "netns", "exec", topology.b, sys.executable, PEER, "udp-server", str(UDP_PORT), "30"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(server.stdout.readline()) == {"listening": UDP_PORT}
+        pinged = topology.peer(topology.a, "ping", "10.0.0.2", PINGS, 0.01)
+        udp = topology.peer(topology.a, "udp-ping", "10.0.0.2", UDP_PORT, PINGS, 1000)
+    finally:
+        server.kill()
+        server.wait()
+    summary = run.stop()
+    print("%s (%s): ICMP echo %s; UDP 1000 B %s" % (link_type, summary["ports"][0]["link"]["description"],
+                                                    rtt_text(pinged), rtt_text(udp)))
+    assert pinged["received"] == PINGS, pinged
+    assert udp["received"] == PINGS, udp
+
+    assert_balanced(summary)
+    a, b = summary["ports"]
+    for port, dev in ((a, "veth-ga"), (b, "veth-gb")):
+        link = port["link"]
+        assert link["interface"] == dev and link["netns"] == topology.g, link
+        assert link["backend"] == ("af_xdp" if xdp else "af_packet"), (link, run.stderr())
+        # What the port took is what came off the interface; what it sent went onto it.
+        assert port["source_frames"] == link["rx_frames"] and port["source_malformed"] == link["rx_truncated"], port
+        assert port["tx_packets"] == link["tx_frames"], port
+        assert link["rx_dropped"] == link["rx_truncated"] == 0, link
+        assert link["tx_ring_full"] == link["tx_errors"] == link["tx_send_errors"] == 0, link
+    # Every request crossed A -> B and every answer B -> A (plus ARP, and whatever IPv6 sends).
+    assert a["link"]["rx_frames"] >= 2 * PINGS and b["link"]["tx_frames"] >= 2 * PINGS, (a["link"], b["link"])
+    assert b["link"]["rx_frames"] >= 2 * PINGS and a["link"]["tx_frames"] >= 2 * PINGS, (a["link"], b["link"])
+
+
+def test_af_xdp_on_a_queue_another_socket_holds(gnf, tmp_path, topology, running):
+    """Explicit af_xdp fails naming the file, the line and the kernel's reason; auto falls back to
+    AF_PACKET and says so once per port."""
+    running(link_config(tmp_path, topology, "af_xdp", "holder.toml"), "holder")  # holds queue 0 of both
+
+    config = link_config(tmp_path, topology, "af_xdp")
+    refused = gnf("--config", config, "--duration", "0.5")
+    assert refused.returncode == 1, refused.stderr
+    where = "gnf: error: %s:%d: port[0].link: AF_XDP on veth-ga (network namespace '%s'): " % (
+        config, line_of(config, 'interface = "veth-ga"'), topology.g)
+    assert refused.stderr.startswith(where), refused.stderr
+    assert "Device or resource busy" in refused.stderr, refused.stderr
+    assert refused.summary is None
+
+    config = link_config(tmp_path, topology, "auto")
+    fell_back = gnf("--config", config, "--duration", "0.5")
+    assert fell_back.returncode == 0, fell_back.stderr
+    for port, dev in ((0, "veth-ga"), (1, "veth-gb")):
+        line = line_of(config, 'interface = "%s"' % dev)
+        warning = "gnf: warning: %s:%d: port[%d].link: AF_XDP on %s" % (config, line, port, dev)
+        assert fell_back.stderr.count(warning) == 1, fell_back.stderr
+        assert fell_back.summary["ports"][port]["link"]["backend"] == "af_packet"
+    assert fell_back.stderr.count("using AF_PACKET instead") == 2, fell_back.stderr
+
+
+@pytest.mark.parametrize("link_type", ["af_packet", "af_xdp", "auto"])
+def test_an_interface_that_is_not_there_is_named_with_its_namespace(gnf, tmp_path, topology, link_type):
+    config = tmp_path / "missing.toml"
+    config.write_text('[[port]]\n[port.link]\ntype = "%s"\ninterface = "veth-zz"\nnetns = "%s"\n'
+                      '[[nf]]\ntype = "l2fwd"\n' % (link_type, topology.g))
+    result = gnf("--config", config, "--duration", "0.5")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gnf: error: %s:4: port[0].link: " % config), result.stderr
+    assert "no interface 'veth-zz' in network namespace '%s'" % topology.g in result.stderr, result.stderr
+    assert "warning" not in result.stderr  # auto does not fall back over a missing interface
+
+
+def test_a_namespace_that_is_not_there_says_how_to_make_it(gnf, tmp_path):
+    config = tmp_path / "nons.toml"
+    config.write_text('[[port]]\n[port.link]\ninterface = "veth0"\nnetns = "gnf-no-such-ns-%d"\n'
+                      '[[nf]]\ntype = "l2fwd"\n' % os.getpid())
+    result = gnf("--config", config, "--duration", "0.5")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gnf: error: %s:3: port[0].link: network namespace 'gnf-no-such-ns-%d': cannot "
+                                    "open /run/netns/gnf-no-such-ns-%d" % (config, os.getpid(), os.getpid())), \
+        result.stderr
