@@ -10,6 +10,7 @@ packages=(
   python3 python3-scapy python3-pytest python3-matplotlib
   clang libclang-rt-14-dev
   dpdk-dev python3-pyasn  # the LPM oracle (tests/oracle): DPDK's rte_lpm and a RouteViews table
+  libmnl-dev  # netlink sync (ctl/netlink_sync.h)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -182,6 +182,11 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
     nfs.push_back({{"type", nf.name}, {"counters", counters}});
   }
   j["nf"] = nfs;
+  if (!end.netlink.empty()) {
+    json netlink;
+    for (const auto& [name, value] : end.netlink) netlink[name] = value;
+    j["netlink"] = netlink;
+  }
   if (!end.slow_path.empty()) {
     json slow_path;
     for (const auto& [name, value] : end.slow_path) slow_path[name] = value;

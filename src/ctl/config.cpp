@@ -247,6 +247,11 @@ Config parse_config(std::string_view text, const std::string& file_name) {
     c.gpu_dma = gpu_dma_from_name(nic.get_choice("dma", gpu_dma_name(c.gpu_dma), gpu_dma_names()));
     nic.reject_unknown();
   }
+  if (t.has("netlink")) {
+    TomlTable netlink = t.sub_table("netlink");
+    c.netlink_netns = netlink.get_string("netns", "");
+    netlink.reject_unknown();
+  }
   if (const toml::array* nfs = t.table_array("nf")) {
     for (size_t i = 0; i < nfs->size(); ++i)
       c.nfs.push_back(parse_nf(TomlTable(*nfs->get(i)->as_table(), file_name, fmt::format("nf[{}]", i)), i));

@@ -61,6 +61,9 @@ struct Config {
   // "copy-engine" (cudaMemcpyBatchAsync); see nic/cuda_dma.h.
   enum class GpuDma { Sm, CopyEngine } gpu_dma = GpuDma::Sm;
   std::vector<nf::NfSpec> nfs;
+  // [netlink] netns = "NAME": the router (l3fwd) takes addresses, routes and neighbours from that
+  // network namespace's interfaces named as the ports ("" = gnf's own); ctl/netlink_sync.h.
+  std::optional<std::string> netlink_netns;
 };
 
 // The names of Config::GpuDma ("sm", "copy-engine"), as for the driver's modes in driver/options.h.

@@ -90,6 +90,8 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   const uint16_t driver_queues = config_.ports.front().nic.rx_queues;
   bool router = false;
   for (uint32_t e = 0; e < chain_->size(); ++e) router |= chain_->router(e) != nullptr;
+  if (config_.netlink_netns && !router)
+    throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", config_.file));
   // The host's own tx queue is the one after the driver's (driver/host_tx.h).
   if (router && !calibrate)
     for (ctl::PortSpec& spec : config_.ports)
@@ -186,6 +188,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
   driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
   if (bypass_) bypass_->start();
+  if (netlink_) netlink_->start();
   if (bypass_ || slow_path_) {
     slow_path_running_.store(true);
     slow_path_thread_ = std::thread(&Pipeline::slow_path_loop, this);
@@ -251,6 +254,11 @@ void Pipeline::make_slow_path(uint16_t host_queue) {
   };
   slow_path_ = std::make_unique<ctl::SlowPath>(*chain_->router(element), chain_->view().elements[element].l3fwd,
                                                std::move(macs), transmit);
+  if (config_.netlink_netns) {
+    std::map<std::string, uint16_t> by_name;
+    for (size_t p = 0; p < ports_.size(); ++p) by_name[ports_[p]->options().name] = uint16_t(p);
+    netlink_ = std::make_unique<ctl::NetlinkSync>(*chain_->router(element), *config_.netlink_netns, by_name);
+  }
 }
 
 std::vector<driver::HostFrame> Pipeline::take_host_frames() {
@@ -357,6 +365,7 @@ void Pipeline::stop() {
   for (auto& t : driver_threads_) t.join();
   for (auto& plane : planes_) plane->stop_gpu();
   if (bypass_) bypass_->stop();
+  if (netlink_) netlink_->stop();
   slow_path_running_.store(false, std::memory_order_release);
   if (slow_path_thread_.joinable()) slow_path_thread_.join();
   for (auto& t : nic_threads_) t.join();
@@ -443,6 +452,11 @@ Snapshot Pipeline::snapshot() const {
     s.nfs.push_back(nf);
   }
   s.driver.host_tx = host_tx_frames_.load(std::memory_order_relaxed);
+  if (netlink_) {
+    const ctl::NetlinkSync::Counters& n = netlink_->counters();
+    s.netlink = {{"routes_added", n.routes_added},  {"routes_removed", n.routes_removed}, {"addresses", n.addresses},
+                 {"neighbours", n.neighbours},      {"ignored", n.ignored},               {"errors", n.errors}};
+  }
   if (slow_path_) {
     std::lock_guard lock(slow_path_mutex_);
     const auto counters = slow_path_->counters();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ctl/config.h"
+#include "ctl/netlink_sync.h"
 #include "ctl/slow_path.h"
 #include "driver/host_tx.h"
 #include "driver/gpu_bypass.h"
@@ -74,6 +75,8 @@ struct Snapshot {
   std::vector<NfStats> nfs;
   // The router's slow path (ctl/slow_path.h), when the chain has an l3fwd.
   std::vector<std::pair<std::string, uint64_t>> slow_path;
+  // [netlink]: what the sync took from the kernel (ctl/netlink_sync.h).
+  std::vector<std::pair<std::string, uint64_t>> netlink;
 
   // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.
@@ -186,6 +189,7 @@ class Pipeline {
   static constexpr size_t kHostQueueDepth = 1024;
   std::vector<std::unique_ptr<driver::HostTxQueue>> host_tx_;  // per port, with a slow path
   std::unique_ptr<ctl::SlowPath> slow_path_;
+  std::unique_ptr<ctl::NetlinkSync> netlink_;
   mutable std::mutex slow_path_mutex_;  // the slow path's thread against snapshot()
   std::atomic<uint64_t> host_tx_frames_{0};
   std::thread slow_path_thread_;
