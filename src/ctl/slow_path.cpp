@@ -36,25 +36,28 @@ std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
   return k;
 }
 
-// The counter the NF would move for this frame (a copy: the frame itself stays as it came).
-nf::L3FwdView::Counter classify(const nf::L3FwdView& view, uint16_t port, std::vector<uint8_t>& frame,
-                                uint16_t& out_port) {
+bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
+
+}  // namespace
+
+SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, mem::ReaderSlot* reader, std::vector<Mac> port_macs,
+                   Transmit transmit)
+    : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {}
+
+// The counter the NF moves for this frame, which it processes (forwarding rewrites it). The slow
+// path reads the tables as a plane does: as a reader, for the grace periods of mem/readers.h.
+nf::L3FwdView::Counter SlowPath::classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port) {
   nf::PacketRef ref{frame.data(), uint32_t(frame.size()), 0, port, port, nf::Verdict::Forward};
   nf::PacketBatch batch{&ref, 1};
   nf::NfCounters counters{};
-  view.process(batch, counters);
+  if (reader_) mem::reader_enter(reader_);
+  view_.process(batch, counters);
+  if (reader_) mem::reader_leave(reader_);
   out_port = ref.out_port;
   for (int c = 0; c < nf::L3FwdView::kCounterCount; ++c)
     if (counters.value[c]) return nf::L3FwdView::Counter(c);
   return nf::L3FwdView::kDropBadHeader;
 }
-
-bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
-
-}  // namespace
-
-SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, std::vector<Mac> port_macs, Transmit transmit)
-    : router_(router), view_(view), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {}
 
 void SlowPath::send(uint16_t port, const std::vector<uint8_t>& frame) {
   if (port >= port_macs_.size() || !transmit_(port, frame)) ++counters_[kTxFailed];
@@ -209,7 +212,7 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
   std::vector<uint8_t> copy = frame;
   uint16_t out_port = 0;
   const bool v4 = load_be16(&frame[12]) == 0x0800;
-  switch (classify(view_, port, copy, out_port)) {
+  switch (classify(port, copy, out_port)) {
     case nf::L3FwdView::kForwardedIpv4:
     case nf::L3FwdView::kForwardedIpv6:  // resolved since the NF looked
       send(out_port, copy);
@@ -290,7 +293,7 @@ void SlowPath::learn(uint16_t port, const nf::IpAddress& address, const Mac& mac
   if (it == pending_.end()) return;
   for (auto& [in_port, frame] : it->second.held) {
     uint16_t out_port = 0;
-    auto c = classify(view_, in_port, frame, out_port);
+    auto c = classify(in_port, frame, out_port);
     if (c == nf::L3FwdView::kForwardedIpv4 || c == nf::L3FwdView::kForwardedIpv6) {
       send(out_port, frame);
       ++counters_[kHeldForwarded];

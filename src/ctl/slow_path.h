@@ -63,7 +63,9 @@ class SlowPath {
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
   // came up and forwards held packets with it.
-  SlowPath(nf::Router& router, const nf::L3FwdView& view, std::vector<Mac> port_macs, Transmit transmit);
+  // `reader`: the slow path's reader slot (mem/readers.h), or null when the tables never change.
+  SlowPath(nf::Router& router, const nf::L3FwdView& view, mem::ReaderSlot* reader, std::vector<Mac> port_macs,
+           Transmit transmit);
 
   void handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns);
   // Retries resolutions and gives up on old ones; call every few milliseconds.
@@ -80,6 +82,7 @@ class SlowPath {
     uint32_t tries = 0;
   };
 
+  nf::L3FwdView::Counter classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port);
   void handle_arp(uint16_t port, const std::vector<uint8_t>& frame);
   void handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
   void handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
@@ -97,6 +100,7 @@ class SlowPath {
 
   nf::Router& router_;
   nf::L3FwdView view_;
+  mem::ReaderSlot* reader_;
   std::vector<Mac> port_macs_;
   Transmit transmit_;
   std::map<std::pair<uint16_t, std::array<uint8_t, 17>>, Pending> pending_;

@@ -236,6 +236,13 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     __syncthreads();  // sh.ready is rewritten by the next ring's poll
     return;
   }
+  // The burst's table lookups lie between reader_enter and reader_leave (mem/readers.h): the block
+  // is one reader, slot blockIdx.x (its plane's queue).
+  mem::ReaderSlot* reader = chain.readers ? chain.readers + blockIdx.x : nullptr;
+  if (reader) {
+    if (t == 0) mem::reader_enter(reader);
+    __syncthreads();
+  }
 
   // Take, refill, run the NF chain.
   nf::PacketRef r{};
@@ -255,7 +262,10 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
         if (local[e].value[k]) atomicAdd(&sh.nf_totals[e][k], local[e].value[k]);
   }
   __syncthreads();
-  if (t == 0) pool.top -= n;
+  if (t == 0) {
+    pool.top -= n;
+    if (reader) mem::reader_leave(reader);
+  }
   __syncthreads();
 
   // Place: each packet's position among the burst's packets for the same output port.

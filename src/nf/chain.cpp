@@ -31,6 +31,12 @@ NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
     }
     names_.push_back(spec.type);
   }
+  for (auto& router : routers_) {
+    if (!router) continue;
+    if (!readers_) readers_ = std::make_unique<mem::ReaderRegistry>(true);
+    router->set_readers(readers_.get());
+    view_.readers = readers_->slots();
+  }
 }
 
 const NfChainView& NfChain::device_view() {

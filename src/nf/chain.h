@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mem/readers.h"
 #include "nf/context.h"
 #include "nf/ether_filter/ether_filter.h"
 #include "nf/l2fwd/l2fwd.h"
@@ -36,7 +37,14 @@ struct NfElement {
 struct NfChainView {
   NfElement elements[kMaxChainLength];
   uint32_t count;
+  // With tables that change while traffic flows (l3fwd): the readers' slots, one per plane (by
+  // queue), for the grace periods of mem/readers.h. Null otherwise.
+  mem::ReaderSlot* readers;
 };
+
+// Reader slots beyond the planes'.
+inline constexpr uint32_t kSlowPathReader = 64;
+inline constexpr uint32_t kTestReader = 65;
 
 // `counters` has one entry per element. Packets an element drops or punts skip the rest.
 GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCounters* counters) {
@@ -79,6 +87,7 @@ class NfChain {
   std::optional<NfChainView> device_view_;
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<Router>> routers_;  // per element; null for elements without tables
+  std::unique_ptr<mem::ReaderRegistry> readers_;  // with any router
 };
 
 }  // namespace gnf::nf

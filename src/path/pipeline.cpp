@@ -252,7 +252,9 @@ void Pipeline::make_slow_path(uint16_t host_queue) {
     host_tx_frames_.fetch_add(1, std::memory_order_relaxed);
     return true;
   };
-  slow_path_ = std::make_unique<ctl::SlowPath>(*chain_->router(element), chain_->view().elements[element].l3fwd,
+  nf::NfChainView view = chain_->view();
+  slow_path_ = std::make_unique<ctl::SlowPath>(*chain_->router(element), view.elements[element].l3fwd,
+                                               view.readers ? view.readers + nf::kSlowPathReader : nullptr,
                                                std::move(macs), transmit);
   if (config_.netlink_netns) {
     std::map<std::string, uint16_t> by_name;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -34,8 +35,9 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 // A router with 10.0.0.1/24 + 2001:db8:0::1/64 on port 0 and 10.0.1.1/24 + 2001:db8:1::1/64 on port 1,
 // gateway 10.0.1.2 / 2001:db8:1::2 on port 1 resolved, and the routes of `routes`.
-NfChain make_router(const std::string& routes, bool check_dst_mac = true) {
+NfChain make_router(const std::string& routes, bool check_dst_mac = true, int64_t lpm4_groups = 65536) {
   Params p("test.toml", 1, "nf[0]");
+  p.set("lpm4_groups", ParamValue{lpm4_groups, 0});
   p.set("routes", ParamValue{temp_file("routes.txt", routes), 0});
   p.set("neighbours", ParamValue{temp_file("neighbours.txt", "10.0.1.2 02:bb:00:00:00:02\n2001:db8:1::2 02:bb:00:00:00:02\n"), 0});
   p.set("check_dst_mac", ParamValue{check_dst_mac, 0});
@@ -291,9 +293,11 @@ TEST(L3Fwd, RoutesChangedWhileReadersLookUpAreNeverSeenHalfMade) {
   const L3FwdTables tables = chain.view().elements[0].l3fwd.tables;
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> lookups{0}, wrong{0};
+  gnf::mem::ReaderSlot* slot = chain.view().readers + kTestReader;
   std::thread reader([&] {
     uint64_t n = 0, bad = 0;
     while (!stop.load(std::memory_order_relaxed)) {
+      gnf::mem::ReaderGuard burst(slot);
       for (uint32_t host = 0; host < 256; ++host, ++n) {
         uint32_t index;
         NextHop hop;
@@ -315,6 +319,21 @@ TEST(L3Fwd, RoutesChangedWhileReadersLookUpAreNeverSeenHalfMade) {
   reader.join();
   EXPECT_EQ(wrong.load(), 0u);
   EXPECT_GT(lookups.load(), 0u);
+}
+
+TEST(L3Fwd, AFreedGroupIsReusedOnlyOnceEveryReaderHasLeftTheBurstThatMightSeeIt) {
+  NfChain chain = make_router("", true, 3);  // three tbl8 groups: the two /32 port addresses take two
+  Router& router = *chain.router(0);
+  const RouteTarget via{NextHopKind::Gateway, 1, *parse_ip_address("10.0.1.2")};
+  router.add_route(*parse_ip_prefix("198.18.0.0/25"), via);
+  gnf::mem::ReaderSlot* slot = chain.view().readers + kTestReader;
+  gnf::mem::reader_enter(slot);  // a burst that may have loaded the pointer to the group
+  router.remove_route(*parse_ip_prefix("198.18.0.0/25"));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(router.add_route(*parse_ip_prefix("198.18.1.0/25"), via), UserError);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(900)) << "it waited for the reader";
+  gnf::mem::reader_leave(slot);
+  EXPECT_NO_THROW(router.add_route(*parse_ip_prefix("198.18.1.0/25"), via));
 }
 
 TEST(RouteFile, BadLinesNameTheFileAndLine) {

@@ -121,6 +121,7 @@ void Lpm4Table::add_long(uint32_t prefix, uint8_t depth, uint32_t entry) {
   bool fresh = !(e24 & kLpm4Group);
   uint32_t index;
   if (fresh) {
+    if (free_groups_.empty()) recycler_.reclaim(true);
     if (free_groups_.empty()) {
       throw UserError(fmt::format(
           "lpm4: route {}: all {} tbl8 groups are in use (one per /24 holding routes longer than /24); "
@@ -187,7 +188,7 @@ void Lpm4Table::remove_long(uint32_t prefix, uint8_t depth, uint32_t replacement
   // Every entry is now the one covering route of depth <= 24, or 0: the same word throughout.
   for (uint32_t j = 1; j < kLpm4GroupEntries; ++j) assert(g[j] == g[0]);
   writer_.store_release(&e24, g[0]);
-  free_groups_.push_back(index);
+  recycler_.release(index);
 }
 
 }  // namespace gnf::nf

@@ -12,8 +12,8 @@
 // completely before the tbl24 entry that points to it is stored (release order), and a lookup that
 // follows a group pointer fences before it loads from the group (acquire order), so a reader never
 // sees a half-built group, on the CPU or on the GPU (where the group stores come from the replay
-// kernel of mem/device_mirror.h, which orders them the same way). Not done yet: waiting for readers
-// before a freed group is reused (a grace period).
+// kernel of mem/device_mirror.h, which orders them the same way). A freed group is reused only after
+// every reader that might still be inside it has finished its burst (set_readers, mem/readers.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mem/readers.h"
 #include "mem/table_log.h"
 #include "util/hd.h"
 
@@ -93,6 +94,8 @@ class Lpm4Table {
   // max_tbl8_groups: how many /24s may hold routes longer than /24 at once (1 KiB each), at most
   // 2^24. Throws gnf::UserError when it is 0 or too large.
   explicit Lpm4Table(uint32_t max_tbl8_groups = 4096);
+  Lpm4Table(const Lpm4Table&) = delete;  // views and the recycler point into it
+  Lpm4Table& operator=(const Lpm4Table&) = delete;
 
   // Adds the route prefix/depth -> next_hop, or replaces the next hop of an existing one. Bits of
   // prefix beyond depth are ignored (10.1.2.3/8 is 10.0.0.0/8); depth 0 is the default route.
@@ -116,6 +119,10 @@ class Lpm4Table {
   // numbered tbl24_region / tbl8_region), with a release wherever the host store is a release, so
   // that a copy of the tables elsewhere can be kept equal (mem/device_mirror.h). nullptr stops it.
   void record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
+  // From now on a freed group is reused only after the readers' grace period (mem/readers.h), which
+  // starts when published() says the stores that unlinked it are visible to every reader.
+  void set_readers(mem::ReaderRegistry* readers) { recycler_.set_readers(readers); }
+  void published() { recycler_.published(); }
   // The tables' words, for making such a copy: tbl24 then tbl8.
   const uint32_t* tbl24_words() const { return tbl24_.get(); }
   const uint32_t* tbl8_words() const { return tbl8_.get(); }
@@ -147,6 +154,7 @@ class Lpm4Table {
   Table tbl24_;
   Table tbl8_;
   std::vector<uint32_t> free_groups_;  // a stack; the lowest index on top first
+  mem::Recycler recycler_{free_groups_};  // freed groups wait here for the readers' grace period
   std::array<std::unordered_map<uint32_t, uint32_t>, 33> rules_;  // per depth: masked prefix -> next hop
   uint32_t rule_count_ = 0;
 };

@@ -110,6 +110,7 @@ void Lpm6Table::add(const uint8_t prefix_bytes[16], uint8_t depth, uint32_t next
   }
   // Checked before anything is written: an add either takes all the groups it needs or none.
   const uint32_t missing = groups_missing(prefix, depth);
+  if (missing > max_tbl8_groups_ - tbl8_groups_used()) recycler_.reclaim(true);
   if (missing > max_tbl8_groups_ - tbl8_groups_used()) {
     throw UserError(
         fmt::format("lpm6: route {}: needs {} more tbl8 groups, but {} of all {} are in use (one per 8 bits beyond /24 "
@@ -268,7 +269,7 @@ void Lpm6Table::free_unneeded_groups(const Span& s) {
     for (uint32_t j = 1; j < kLpm6GroupEntries; ++j) assert(g[j] == g[0] && gd[j] == gd[0]);
     writer_.store_release(s.path[k - 1], g[0]);
     *s.path_depth[k - 1] = gd[0];
-    free_groups_.push_back(index);
+    recycler_.release(index);
   }
 }
 

@@ -19,9 +19,8 @@
 // add needs new groups (several at once where its path has none yet), all of them are written
 // in full, including the links between them, before the one entry that makes the first reachable is
 // stored with release order, and a lookup fences (acquire) before each group load, on the CPU and on
-// the GPU (where the stores come from the mirror's replay kernel, mem/device_mirror.cu). Not done
-// yet, as for lpm4: a freed group is reused at once, so a reader still inside it can see it
-// rewritten: reuse needs a grace period (waiting for readers) before it is safe.
+// the GPU (where the stores come from the mirror's replay kernel, mem/device_mirror.cu). As for lpm4,
+// a freed group is reused only after the readers' grace period (set_readers, mem/readers.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -29,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mem/readers.h"
 #include "mem/table_log.h"
 #include "nf/l3fwd/lpm4.h"  // table_acquire_fence
 #include "util/hd.h"
@@ -95,6 +95,8 @@ class Lpm6Table {
   // prefixes: a /48 under a /32 that has none yet takes 2, a /128 alone in its /24 takes 13.
   // Throws gnf::UserError when max_tbl8_groups is outside 1..2^24.
   explicit Lpm6Table(uint32_t max_tbl8_groups = 1u << 16);
+  Lpm6Table(const Lpm6Table&) = delete;  // views and the recycler point into it
+  Lpm6Table& operator=(const Lpm6Table&) = delete;
 
   // Adds the route prefix/depth -> next_hop, or replaces the next hop of an existing one. prefix is
   // 16 bytes in network order; bits beyond depth are ignored (2001:db8::1/32 is 2001:db8::/32);
@@ -116,6 +118,9 @@ class Lpm6Table {
 
   // Stores are also recorded for a copy elsewhere, as Lpm4Table::record_stores does.
   void record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
+  // Freed groups wait for the readers' grace period, as Lpm4Table::set_readers says.
+  void set_readers(mem::ReaderRegistry* readers) { recycler_.set_readers(readers); }
+  void published() { recycler_.published(); }
   const uint32_t* tbl24_words() const { return tbl24_.get(); }
   const uint32_t* tbl8_words() const { return tbl8_.get(); }
   size_t tbl8_word_count() const { return size_t(max_tbl8_groups_) * kLpm6GroupEntries; }
@@ -169,6 +174,7 @@ class Lpm6Table {
   std::unique_ptr<uint8_t[], FreeDeleter> tbl24_depth_, tbl8_depth_;
   uint32_t groups_handed_out_ = 0;     // groups [0, groups_handed_out_) have been used
   std::vector<uint32_t> free_groups_;  // of those, the ones free again
+  mem::Recycler recycler_{free_groups_};  // freed groups wait here for the readers' grace period
   std::array<std::unordered_map<Prefix, uint32_t, PrefixHash>, kLpm6MaxDepth + 1> rules_;  // per depth
   uint32_t rule_count_ = 0;
   mem::TableWriter writer_;  // every entry store goes through it (one store each, recorded)

@@ -48,12 +48,22 @@ uint32_t Router::next_hop_index(const RouteTarget& target) {
 }
 
 void Router::commit() {
-  if (!mirror_) return;
-  // Records first, in a replay that has finished before the entries that point to them start.
-  mirror_->apply(records_log_);
-  mirror_->apply(entries_log_);
-  records_log_.clear();
-  entries_log_.clear();
+  if (mirror_) {
+    // Records first, in a replay that has finished before the entries that point to them start.
+    mirror_->apply(records_log_);
+    mirror_->apply(entries_log_);
+    records_log_.clear();
+    entries_log_.clear();
+  }
+  // Every reader can see the unlinking now: the grace of the groups it freed starts.
+  lpm4_.published();
+  lpm6_.published();
+}
+
+void Router::set_readers(mem::ReaderRegistry* readers) {
+  std::lock_guard lock(mutex_);
+  lpm4_.set_readers(readers);
+  lpm6_.set_readers(readers);
 }
 
 void Router::add_route(const IpPrefix& prefix, const RouteTarget& target) {

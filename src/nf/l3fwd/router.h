@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mem/device_mirror.h"
+#include "mem/readers.h"
 #include "mem/table_log.h"
 #include "nf/l3fwd/ip_address.h"
 #include "nf/l3fwd/l3fwd.h"
@@ -68,6 +69,9 @@ class Router {
     IpAddress neighbour;
   };
   std::optional<Lookup> lookup(const IpAddress& destination) const;
+
+  // Readers whose grace periods freed table groups wait for (mem/readers.h).
+  void set_readers(mem::ReaderRegistry* readers);
 
   L3FwdTables host_tables() const;
   // GPU copies (made on first call; throws UserError without CUDA).
