@@ -21,6 +21,9 @@ done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libs
 cp -r configs bench "$out/"
 rm -rf "$out/bench/results"  # earlier runs' reports: not needed there, and they would eat the 64 MiB
 mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
+# libxdp loads its XDP programs from object files at run time (LIBXDP_OBJECT_PATH).
+bpf=/usr/lib/x86_64-linux-gnu/bpf
+if ls "$bpf"/xsk_def_xdp_prog*.o >/dev/null 2>&1; then mkdir -p "$out/lib/bpf" && cp "$bpf"/*.o "$out/lib/bpf/"; fi
 # The RouteViews tables of Debian's python3-pyasn (4 MiB), for the router's GPU tests and benchmarks:
 # the GPU machine has no pyasn.
 pyasn=/usr/lib/python3/dist-packages/data
@@ -31,5 +34,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$here/bin:$PATH"
 export GNF_ROUTEVIEWS_DIR="$here/data"
+export LIBXDP_OBJECT_PATH="$here/lib/bpf"
 EOS
 du -sh "$out"

@@ -87,9 +87,12 @@ if has sanitize; then
   # alone, and tests that move many packets or depend on timing are left out. The staged
   # persistent kernels (one per ring) wait for each other the same way and are not covered.
   filter='--gtest_filter=*ToHost*:*NfChainOnGpu*:*MemoryDomains*:*DmaEngines.WhatIsWrittenIsReadBack*'
-  filter+=':*GpuClock.Tracking*:*Lpm4OnGpu*:*Lpm6OnGpu*:*L3FwdOnGpu.Forwards*'
+  filter+=':*GpuClock.Tracking*:*Lpm4OnGpu*:*Lpm6OnGpu*'
   export GNF_TEST_NIC_DMA=copy-engine
-  step memcheck timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 gnf_gpu_tests "$filter"
+  # The l3fwd test (a 460k-route table, its GPU copy updated by the replay kernel) under memcheck
+  # only: racecheck looks for shared-memory hazards, and neither of its kernels uses shared memory
+  # (racecheck did not finish it within 200 s).
+  step memcheck timeout 250 compute-sanitizer --tool memcheck --error-exitcode 1 gnf_gpu_tests "$filter:*L3FwdOnGpu.Forwards*"
   step racecheck timeout 200 compute-sanitizer --tool racecheck --error-exitcode 1 gnf_gpu_tests "$filter"
   unset GNF_TEST_NIC_DMA
 fi

@@ -254,12 +254,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     ring.slots[idx] = fresh;
     desc.read.pkt_addr = fresh;
     desc.read.hdr_addr = 0;  // clears DD: the NIC sees this descriptor again only after RDT passes it
-    nf::NfCounters local[nf::kMaxChainLength] = {};
-    nf::PacketBatch one{&r, 1};
-    nf::run_chain(chain, one, local);
-    for (uint32_t e = 0; e < chain.count; ++e)
-      for (int k = 0; k < nf::NfCounters::kMax; ++k)
-        if (local[e].value[k]) atomicAdd(&sh.nf_totals[e][k], local[e].value[k]);
+    nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
   }
   __syncthreads();
   if (t == 0) {

@@ -24,15 +24,10 @@ __device__ void process_packet(const nf::NfChainView& chain, nf::PacketRef& ref,
                                unsigned long long* totals) {
   nf::PacketRef r = ref;
   r.data = bytes;
-  nf::NfCounters local[nf::kMaxChainLength] = {};
-  nf::PacketBatch one{&r, 1};
-  nf::run_chain(chain, one, local);
+  nf::run_chain_on_one(chain, r, totals);
   ref.len = r.len;
   ref.out_port = r.out_port;
   ref.verdict = r.verdict;
-  for (uint32_t e = 0; e < chain.count; ++e)
-    for (int k = 0; k < nf::NfCounters::kMax; ++k)
-      if (local[e].value[k]) atomicAdd(&totals[e * nf::NfCounters::kMax + k], local[e].value[k]);
 }
 
 // Kernel per burst. `device_packets` null: the bytes are read in place (zero-copy); otherwise

@@ -58,6 +58,23 @@ GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCou
   }
 }
 
+#if defined(__CUDACC__)
+// One packet through the chain on the GPU (a thread per packet), its counters added into `totals`
+// (kMaxChainLength rows of NfCounters::kMax, in shared memory). The thread's own counters are zeroed
+// only for the chain's elements: they live in local memory, and zeroing all 128 cost the bypass
+// kernel a third of its rate.
+__device__ inline void run_chain_on_one(const NfChainView& chain, PacketRef& packet, unsigned long long* totals) {
+  NfCounters local[kMaxChainLength];
+  for (uint32_t e = 0; e < chain.count; ++e)
+    for (int k = 0; k < NfCounters::kMax; ++k) local[e].value[k] = 0;
+  PacketBatch one{&packet, 1};
+  run_chain(chain, one, local);
+  for (uint32_t e = 0; e < chain.count; ++e)
+    for (int k = 0; k < NfCounters::kMax; ++k)
+      if (local[e].value[k]) atomicAdd(&totals[e * NfCounters::kMax + k], local[e].value[k]);
+}
+#endif
+
 struct NfSpec {
   std::string type;
   Params params;
