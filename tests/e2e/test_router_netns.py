@@ -9,8 +9,8 @@ third namespace through netlink: configs/l3fwd-veth.toml as shipped, with this r
 The hosts route through gnf by default, learn its ports' MACs from its slow path (ARP, ND), ping
 each other one hop apart, ping gnf, traceroute through it and send TCP through it (iperf3; a
 direct veth pair, measured before gnf starts, gives the scale); routes added and deleted in the
-control namespace take effect while a ping runs. gnf runs once for the module; the last test
-stops it and reads its summary.
+control namespace take effect while a ping runs, and a port's interface taken down there takes
+its routes along. gnf runs once for the module; the last test stops it and reads its summary.
 Needs root, iproute2, ping, traceroute and iperf3 (scripts/install-deps.sh installs them); skips,
 saying why, when the namespaces or the tools are not there.
 """
@@ -216,6 +216,29 @@ def test_a_route_added_in_the_control_namespace_takes_effect_while_a_ping_runs(r
     router.expected["routes_added"] += 1
     router.expected["routes_removed"] += 1
     router.expected["unreachable"] += len(refused)
+
+
+def test_a_port_interface_taken_down_in_the_control_namespace_takes_its_routes_along(router):
+    """Linux drops a downed interface's IPv4 routes without a netlink message for each; gnf routes
+    as the kernel does all the same: through east neither while it is down, nor after it is up
+    again along a route the kernel has lost."""
+    target, prefix = BEHIND_B[4]
+    ip("-n", router.ctl, "route", "add", prefix, "via", B[4], "dev", "east")
+    assert len(ping(router.a, target, count=3)) == 3
+    ip("-n", router.ctl, "link", "set", "east", "down")
+    try:
+        time.sleep(0.2)
+        assert not ping(router.a, B[4], count=3) and not ping(router.a, target, count=3)
+    finally:
+        ip("-n", router.ctl, "link", "set", "east", "up")
+        # IPv6 addresses go with the link; the rest of the module needs the router's back.
+        ip("-n", router.ctl, "addr", "add", EAST[6] + "/64", "dev", "east", "nodad")
+    time.sleep(0.2)
+    assert len(ping(router.a, B[4], count=3)) == 3 and len(ping(router.a, B[6], count=3)) == 3
+    assert ip("-n", router.ctl, "route", "show", prefix).stdout == ""
+    assert not ping(router.a, target, count=3)
+    router.expected["routes_added"] += 1
+    router.expected["routes_removed"] += 1
 
 
 def test_gnf_stops_cleanly_and_its_summary_counts_what_the_tests_did(router):
