@@ -6,6 +6,7 @@ packages=(
   libpcap-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libxdp-dev libbpf-dev  # AF_XDP links (without them gnf builds with AF_PACKET links only)
   iproute2  # `ip netns` and veth pairs for the Linux-link tests
+  iputils-ping traceroute iperf3 ethtool  # the router between namespaces (tests/e2e/test_router_netns.py)
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-scapy python3-pytest python3-matplotlib
   clang libclang-rt-14-dev

@@ -1,6 +1,7 @@
 // gnf: a GPU network-function dataplane. `gnf run` forwards packets through softnic ports and
 // one of the data paths, printing per-second stats and a final JSON summary; `gnf bench` runs
-// one benchmark trial and writes the JSON the harness reads (bench/SCHEMA.md).
+// one benchmark trial and writes the JSON the harness reads (bench/SCHEMA.md); `gnf route` looks
+// addresses up in the router a config describes, as `ip route get` does.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "app/bench.h"
 #include "app/interrupts.h"
 #include "app/report.h"
+#include "app/route.h"
 #include "ctl/config.h"
 #include "path/pipeline.h"
 #include "util/clock.h"
@@ -195,6 +197,13 @@ int main(int argc, char** argv) {
   CLI::App* bench_cmd = app.add_subcommand("bench", "One benchmark trial: warm-up, measured window, JSON for the harness (bench/SCHEMA.md)");
   gnf::app::add_bench_options(*bench_cmd, bench_flags);
 
+  std::string route_config;
+  std::vector<std::string> route_addresses;
+  CLI::App* route_cmd = app.add_subcommand(
+      "route", "Where the config's router sends packets to ADDRESS..., as `ip route get` says (no data path runs)");
+  route_cmd->add_option("-c,--config", route_config, "TOML config file with an l3fwd")->required()->check(CLI::ExistingFile);
+  route_cmd->add_option("address", route_addresses, "IPv4 or IPv6 destinations")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -204,6 +213,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (run_cmd->parsed()) return run(f);
+    if (route_cmd->parsed()) return gnf::app::run_route(route_config, route_addresses);
     if (bench_cmd->parsed()) {
       gnf::app::record_given_flags(*bench_cmd, bench_flags);
       return gnf::app::run_bench(bench_flags);

@@ -269,6 +269,23 @@ Config load_config(const std::string& file_name) {
   return parse_config(text.str(), file_name);
 }
 
+nf::NfContext nf_context(const Config& config) {
+  nf::NfContext context;
+  context.ports = uint16_t(config.ports.size());
+  for (size_t p = 0; p < config.ports.size(); ++p) {
+    context.port_macs[p] = config.ports[p].nic.mac;
+    for (const auto& [address, network] : config.ports[p].addresses)
+      context.addresses.push_back({uint16_t(p), address, network});
+  }
+  return context;
+}
+
+std::map<std::string, uint16_t> port_numbers(const Config& config) {
+  std::map<std::string, uint16_t> by_name;
+  for (size_t p = 0; p < config.ports.size(); ++p) by_name[config.ports[p].nic.name] = uint16_t(p);
+  return by_name;
+}
+
 void validate(const Config& c) {
   if (c.ports.empty()) throw UserError(fmt::format("{}: no ports configured", c.file));
   if (c.ports.size() > nf::kMaxPorts)

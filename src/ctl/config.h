@@ -2,6 +2,7 @@
 // from command-line flags. Every error names the file, the line and the key, and nothing starts.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,6 +79,11 @@ Config load_config(const std::string& file_name);
 
 // Checks what no single field can (queue counts agree, ports exist, ...). Throws UserError.
 void validate(const Config& config);
+
+// What the NFs may know of the ports: their number, MACs and addresses (nf/context.h).
+nf::NfContext nf_context(const Config& config);
+// Port numbers by the ports' names ([netlink] finds a port's interface by its name).
+std::map<std::string, uint16_t> port_numbers(const Config& config);
 
 // Parses "02:00:00:00:00:01". Returns nullopt on anything else.
 std::optional<std::array<uint8_t, 6>> parse_mac(std::string_view text);

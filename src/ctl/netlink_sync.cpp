@@ -11,6 +11,8 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -56,6 +58,14 @@ bool ipv6_link_local_or_multicast(const nf::IpAddress& a) {
   return a.family == 6 && (a.bytes[0] == 0xff || (a.bytes[0] == 0xfe && (a.bytes[1] & 0xc0) == 0x80));
 }
 
+// A route's prefix as a set key: family, length, address bytes.
+using RouteKey = std::array<uint8_t, 18>;
+RouteKey key_of(const nf::IpPrefix& p) {
+  RouteKey k{p.address.family, p.length};
+  std::memcpy(&k[2], p.address.bytes, 16);
+  return k;
+}
+
 struct Socket {
   mnl_socket* nl = nullptr;
   ~Socket() {
@@ -74,6 +84,12 @@ struct NetlinkSync::Impl {
   Socket events, dumps;
   std::thread thread;
   std::atomic<bool> stopping{false};
+  // The routes taken from the kernel's table. Linux drops an interface's IPv4 routes when it goes
+  // down or away without a RTM_DELROUTE for each (fib_sync_down_dev flushes them quietly), so after
+  // a port interface's link changes the table is read again and what is no longer there removed.
+  std::map<RouteKey, nf::IpPrefix> routes;
+  std::set<RouteKey>* reread = nullptr;  // while reading it again: the routes found
+  bool link_changed = false;
 
   Impl(nf::Router& r, std::map<std::string, uint16_t> ports, Counters& c) : router(r), port_by_name(std::move(ports)), counters(c) {}
 
@@ -117,6 +133,7 @@ struct NetlinkSync::Impl {
     if (it == port_by_name.end()) return;
     if (nlh->nlmsg_type == RTM_NEWLINK) port_by_index[ifi->ifi_index] = it->second;
     else port_by_index.erase(ifi->ifi_index);
+    link_changed = true;
   }
 
   void handle_address(const nlmsghdr* nlh) {
@@ -161,10 +178,13 @@ struct NetlinkSync::Impl {
       return void(++counters.ignored);  // local, broadcast, multipath, or out of no gnf port
     }
     if (nlh->nlmsg_type == RTM_DELROUTE) {
+      routes.erase(key_of(prefix));
       if (router.remove_route(prefix)) ++counters.routes_removed;
       return;
     }
     router.add_route(prefix, target);
+    routes[key_of(prefix)] = prefix;
+    if (reread) reread->insert(key_of(prefix));
     ++counters.routes_added;
   }
 
@@ -211,20 +231,50 @@ struct NetlinkSync::Impl {
     }
   }
 
+  // Reads the route table again: what is there is added (again), what gnf has from before and is
+  // not there any more is removed.
+  void reread_routes() {
+    std::set<RouteKey> found;
+    reread = &found;
+    try {
+      dump(RTM_GETROUTE);
+    } catch (...) {
+      reread = nullptr;
+      throw;
+    }
+    reread = nullptr;
+    for (auto it = routes.begin(); it != routes.end();) {
+      if (found.count(it->first)) {
+        ++it;
+        continue;
+      }
+      if (router.remove_route(it->second)) ++counters.routes_removed;
+      it = routes.erase(it);
+    }
+  }
+
   void follow() {
     std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE * 4);
     pollfd pfd{mnl_socket_get_fd(events.nl), POLLIN, 0};
     while (!stopping.load(std::memory_order_relaxed)) {
       if (poll(&pfd, 1, 100) <= 0) continue;
       const ssize_t n = mnl_socket_recvfrom(events.nl, buf.data(), buf.size());
-      if (n < 0) {
-        ++counters.errors;  // ENOBUFS: the kernel dropped events; read everything again
-        if (errno == ENOBUFS) {
-          for (uint16_t type : {RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH}) dump(type);
+      const bool lost = n < 0 && errno == ENOBUFS;  // the kernel dropped events: read everything again
+      if (n < 0) ++counters.errors;
+      if (n > 0) mnl_cb_run(buf.data(), size_t(n), 0, 0, on_message, this);
+      if (!lost && !std::exchange(link_changed, false)) continue;
+      try {
+        if (lost) {
+          dump(RTM_GETLINK);
+          dump(RTM_GETADDR);
         }
-        continue;
+        reread_routes();
+        if (lost) dump(RTM_GETNEIGH);
+      } catch (const UserError& e) {
+        ++counters.errors;
+        std::fprintf(stderr, "gnf: netlink sync (%s): %s\n", where.c_str(), e.what());
       }
-      mnl_cb_run(buf.data(), size_t(n), 0, 0, on_message, this);
+      link_changed = false;  // the dumps' own links
     }
   }
 };
@@ -244,6 +294,7 @@ NetlinkSync::NetlinkSync(nf::Router& router, const std::string& netns, std::map<
     }
   });
   for (uint16_t type : {RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH}) impl_->dump(type);
+  impl_->link_changed = false;
 }
 
 NetlinkSync::~NetlinkSync() { stop(); }

@@ -14,7 +14,9 @@
 //     gateway, unicast on-link (connected), blackhole / unreachable / prohibit (dropped); IPv6
 //     link-local and multicast routes, which the kernel makes per interface, are skipped;
 //   - neighbours (RTM_NEWNEIGH / DELNEIGH) on port interfaces with a link-layer address.
-// Everything else is counted as ignored.
+// Everything else is counted as ignored. Linux drops the IPv4 routes of an interface that goes
+// down (or away) without a message for each, so any link change of a port interface makes gnf
+// read the route table again and remove the routes that are gone; so do lost events (ENOBUFS).
 #pragma once
 #include <atomic>
 #include <cstdint>

@@ -49,6 +49,12 @@ const NfChainView& NfChain::device_view() {
   return *device_view_;
 }
 
+std::optional<uint32_t> NfChain::router_element() const {
+  for (uint32_t e = 0; e < view_.count; ++e)
+    if (routers_[e]) return e;
+  return std::nullopt;
+}
+
 std::vector<std::string> NfChain::counter_names(uint32_t element) const {
   switch (view_.elements[element].kind) {
     case NfKind::L2Fwd:

@@ -93,6 +93,8 @@ class NfChain {
   const NfChainView& device_view();
   // The router of element `element`, if it is an l3fwd (the control plane changes its tables).
   Router* router(uint32_t element) const { return routers_[element].get(); }
+  // The first element that has a router (the one the slow path and [netlink] serve), if any.
+  std::optional<uint32_t> router_element() const;
   uint32_t size() const { return view_.count; }
   const std::string& name(uint32_t element) const { return names_[element]; }
   std::vector<std::string> counter_names(uint32_t element) const;

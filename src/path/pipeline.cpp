@@ -79,17 +79,9 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
     throw UserError(fmt::format("{}: path '{}' needs a CUDA GPU, and none is usable here", config_.file,
                                 ctl::path_name(config_.path)));
 
-  nf::NfContext context;
-  context.ports = uint16_t(config_.ports.size());
-  for (size_t p = 0; p < config_.ports.size(); ++p) {
-    context.port_macs[p] = config_.ports[p].nic.mac;
-    for (const auto& [address, network] : config_.ports[p].addresses)
-      context.addresses.push_back({uint16_t(p), address, network});
-  }
-  chain_ = std::make_unique<nf::NfChain>(config_.nfs, context);
+  chain_ = std::make_unique<nf::NfChain>(config_.nfs, ctl::nf_context(config_));
   const uint16_t driver_queues = config_.ports.front().nic.rx_queues;
-  bool router = false;
-  for (uint32_t e = 0; e < chain_->size(); ++e) router |= chain_->router(e) != nullptr;
+  const bool router = chain_->router_element().has_value();
   if (config_.netlink_netns && !router)
     throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", config_.file));
   // The host's own tx queue is the one after the driver's (driver/host_tx.h).
@@ -239,8 +231,7 @@ void Pipeline::slow_path_loop() {
 }
 
 void Pipeline::make_slow_path(uint16_t host_queue) {
-  uint32_t element = 0;
-  while (!chain_->router(element)) ++element;
+  const uint32_t element = *chain_->router_element();
   const mem::Domain domain = config_.path == ctl::PathKind::Cpu ? mem::Domain::Host : mem::Domain::HostPinned;
   std::vector<ctl::Mac> macs;
   for (auto& port : ports_) {
@@ -256,11 +247,9 @@ void Pipeline::make_slow_path(uint16_t host_queue) {
   slow_path_ = std::make_unique<ctl::SlowPath>(*chain_->router(element), view.elements[element].l3fwd,
                                                view.readers ? view.readers + nf::kSlowPathReader : nullptr,
                                                std::move(macs), transmit);
-  if (config_.netlink_netns) {
-    std::map<std::string, uint16_t> by_name;
-    for (size_t p = 0; p < ports_.size(); ++p) by_name[ports_[p]->options().name] = uint16_t(p);
-    netlink_ = std::make_unique<ctl::NetlinkSync>(*chain_->router(element), *config_.netlink_netns, by_name);
-  }
+  if (config_.netlink_netns)
+    netlink_ = std::make_unique<ctl::NetlinkSync>(*chain_->router(element), *config_.netlink_netns,
+                                                  ctl::port_numbers(config_));
 }
 
 std::vector<driver::HostFrame> Pipeline::take_host_frames() {

@@ -5,6 +5,8 @@ namespace (`ip netns exec NS python3 netns_peer.py COMMAND ...`); it prints one 
   udp-server PORT SECONDS             echoes every UDP datagram back to its sender: echoed
   udp-ping HOST PORT COUNT SIZE       UDP request/response through udp-server: sent, received, rtt_ms
   tx-checksum IFNAME on|off           the interface's transmit checksum offload (ETHTOOL_STXCSUM)
+  echo-requests IFNAME COUNT SECONDS  after a {"listening"} line: the ICMP / ICMPv6 echo requests the
+                                      interface receives (up to COUNT): src, dst, ttl (hop limit)
 
 Plain sockets only, so that no ping or ethtool binary need be installed.
 """
@@ -101,6 +103,28 @@ def tx_checksum(ifname, on):
     return {"interface": ifname, "tx_checksum": on}
 
 
+def echo_requests(ifname, count, seconds):
+    ETH_P_ALL = 0x0003
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    sock.bind((ifname, 0))
+    print(json.dumps({"listening": ifname}), flush=True)
+    seen = []
+    deadline = time.monotonic() + seconds
+
+    def note(frame):
+        kind, ip = struct.unpack("!H", frame[12:14])[0], frame[14:]
+        if kind == 0x0800 and ip[9] == 1 and ip[(ip[0] & 0x0f) * 4] == 8:
+            seen.append({"src": socket.inet_ntop(socket.AF_INET, ip[12:16]),
+                         "dst": socket.inet_ntop(socket.AF_INET, ip[16:20]), "ttl": ip[8]})
+        elif kind == 0x86dd and ip[6] == 58 and ip[40] == 128:
+            seen.append({"src": socket.inet_ntop(socket.AF_INET6, ip[8:24]),
+                         "dst": socket.inet_ntop(socket.AF_INET6, ip[24:40]), "ttl": ip[7]})
+        return len(seen) == count
+
+    wait_for(sock, note, deadline)
+    return {"seen": seen}
+
+
 def main(argv):
     command, args = argv[1], argv[2:]
     if command == "ping":
@@ -111,6 +135,8 @@ def main(argv):
         result = udp_ping(args[0], int(args[1]), int(args[2]), int(args[3]))
     elif command == "tx-checksum":
         result = tx_checksum(args[0], args[1] == "on")
+    elif command == "echo-requests":
+        result = echo_requests(args[0], int(args[1]), float(args[2]))
     else:
         sys.exit("netns_peer.py: unknown command %r" % command)
     print(json.dumps(result), flush=True)

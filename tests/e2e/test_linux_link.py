@@ -11,65 +11,39 @@ id and are deleted however a test ends.
 """
 import json
 import os
-import shutil
-import signal
 import statistics
 import subprocess
 import sys
-import time
 
 import pytest
 
 from checks import assert_balanced
 from conftest import REPO
+from netns import PEER, Running, ip, namespaces, peer, tx_checksum, veth
 
-PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netns_peer.py")
 PINGS = 20
 UDP_PORT = 7777
 
 
-def ip(*args, check=True):
-    return subprocess.run(["ip"] + list(args), capture_output=True, text=True, check=check)
-
-
 class Topology:
-    """Names of the three namespaces; peer() runs netns_peer.py in one of them."""
+    """Names of the three namespaces."""
 
-    def __init__(self, tag):
-        self.a, self.b, self.g = ("gnf-%s-%s" % (tag, side) for side in "abg")
-
-    def peer(self, ns, *args, timeout=60):
-        proc = subprocess.run(["ip", "netns", "exec", ns, sys.executable, PEER] + [str(a) for a in args],
-                              capture_output=True, text=True, timeout=timeout)
-        assert proc.returncode == 0, "netns_peer.py %s in %s: %s" % (args, ns, proc.stderr)
-        return json.loads(proc.stdout.splitlines()[-1])
+    def __init__(self, a, b, g):
+        self.a, self.b, self.g = a, b, g
 
     def offload_checksums(self, on):
         """Whether the hosts' stacks leave TCP/UDP checksums to the (absent) veth hardware."""
-        self.peer(self.a, "tx-checksum", "veth-a", "on" if on else "off")
-        self.peer(self.b, "tx-checksum", "veth-b", "on" if on else "off")
+        tx_checksum(self.a, "veth-a", on)
+        tx_checksum(self.b, "veth-b", on)
 
 
 @pytest.fixture(scope="module")
 def topology(request):
-    if os.geteuid() != 0:
-        pytest.skip("network namespaces need root")
-    if shutil.which("ip") is None:
-        pytest.skip("no `ip` command (iproute2) to make network namespaces")
-    topo = Topology(os.getpid())
-    # Registered first: whatever got made is deleted, however the setup or the tests end.
-    request.addfinalizer(lambda: [ip("netns", "delete", ns, check=False) for ns in (topo.a, topo.b, topo.g)])
-    made = ip("netns", "add", topo.a, check=False)
-    if made.returncode != 0:
-        pytest.skip("cannot make a network namespace: %s" % made.stderr.strip())
-    ip("netns", "add", topo.b)
-    ip("netns", "add", topo.g)
-    ip("-n", topo.g, "link", "add", "veth-ga", "type", "veth", "peer", "name", "veth-a", "netns", topo.a)
-    ip("-n", topo.g, "link", "add", "veth-gb", "type", "veth", "peer", "name", "veth-b", "netns", topo.b)
+    topo = Topology(*namespaces(request, "link", "a", "b", "g"))
+    veth(topo.g, "veth-ga", "veth-a", topo.a)
+    veth(topo.g, "veth-gb", "veth-b", topo.b)
     ip("-n", topo.a, "addr", "add", "10.0.0.1/24", "dev", "veth-a")
     ip("-n", topo.b, "addr", "add", "10.0.0.2/24", "dev", "veth-b")
-    for ns, dev in ((topo.a, "veth-a"), (topo.b, "veth-b"), (topo.g, "veth-ga"), (topo.g, "veth-gb")):
-        ip("-n", ns, "link", "set", dev, "up")
     return topo
 
 
@@ -88,50 +62,12 @@ def line_of(config, text):
     return next(n for n, line in enumerate(config.read_text().splitlines(), 1) if line.startswith(text))
 
 
-class Running:
-    """gnf run in the background, printing stats every 0.1 s so that its first line says it runs."""
-
-    def __init__(self, gnf, config, tmp_path, tag="gnf"):
-        self.summary_file = tmp_path / ("%s.json" % tag)
-        self.stderr_file = tmp_path / ("%s.stderr" % tag)
-        self.proc = subprocess.Popen([gnf.binary, "run", "--config", str(config), "--json", str(self.summary_file),
-                                      "--stats-interval", "0.1"],
-                                     stdout=subprocess.DEVNULL, stderr=self.stderr_file.open("w"))
-
-    def wait_until_running(self, timeout=20):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                if "built without libxdp" in self.stderr():
-                    pytest.skip("this gnf was built without libxdp: %s" % self.stderr().strip())
-                pytest.fail("gnf ended before it ran (%d): %s" % (self.proc.returncode, self.stderr()))
-            if any(line.startswith("[") for line in self.stderr().splitlines()):
-                return
-            time.sleep(0.05)
-        pytest.fail("gnf printed no stats line in %d s: %s" % (timeout, self.stderr()))
-
-    def stderr(self):
-        return self.stderr_file.read_text()
-
-    def stop(self):
-        """Ctrl-C, as a user ends a run of live links; returns the summary."""
-        self.proc.send_signal(signal.SIGINT)
-        self.proc.wait(timeout=30)
-        assert self.proc.returncode == 0, self.stderr()
-        return json.loads(self.summary_file.read_text())
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
 @pytest.fixture
 def running(gnf, tmp_path):
     started = []
 
     def start(config, tag="gnf"):
-        run = Running(gnf, config, tmp_path, tag)
+        run = Running(gnf.binary, config, tmp_path, tag)
         started.append(run)
         run.wait_until_running()
         return run
@@ -158,8 +94,8 @@ def test_two_hosts_ping_and_talk_udp_through_gnf(gnf, tmp_path, topology, runnin
                               stdout=subprocess.PIPE, text=True)
     try:
         assert json.loads(server.stdout.readline()) == {"listening": UDP_PORT}
-        pinged = topology.peer(topology.a, "ping", "10.0.0.2", PINGS, 0.01)
-        udp = topology.peer(topology.a, "udp-ping", "10.0.0.2", UDP_PORT, PINGS, 1000)
+        pinged = peer(topology.a, "ping", "10.0.0.2", PINGS, 0.01)
+        udp = peer(topology.a, "udp-ping", "10.0.0.2", UDP_PORT, PINGS, 1000)
     finally:
         server.kill()
         server.wait()

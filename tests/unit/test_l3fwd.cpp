@@ -336,6 +336,24 @@ TEST(L3Fwd, AFreedGroupIsReusedOnlyOnceEveryReaderHasLeftTheBurstThatMightSeeIt)
   EXPECT_NO_THROW(router.add_route(*parse_ip_prefix("198.18.1.0/25"), via));
 }
 
+TEST(L3Fwd, RouteGetLinesSayWhatIpRouteGetSays) {
+  NfChain chain = make_router("198.19.0.0/16 10.0.1.2\n2001:db8:19::/48 2001:db8:1::2\nR198.18.0.0/16 1\n"
+                              "192.0.2.0/24 blackhole\n");
+  const Router& router = *chain.router(0);
+  const std::vector<std::string> names = {"west", "east"};
+  auto line = [&](const char* address) { return route_get_line(router, *parse_ip_address(address), names); };
+  EXPECT_EQ(line("198.19.7.7"), "198.19.7.7 via 10.0.1.2 dev east");
+  EXPECT_EQ(line("2001:db8:19::7"), "2001:db8:19::7 via 2001:db8:1::2 dev east");
+  EXPECT_EQ(line("10.0.0.9"), "10.0.0.9 dev west");
+  EXPECT_EQ(line("2001:db8::9"), "2001:db8::9 dev west");
+  EXPECT_EQ(line("198.18.3.4"), "198.18.3.4 dev east");
+  EXPECT_EQ(line("10.0.1.1"), "local 10.0.1.1");
+  EXPECT_EQ(line("2001:db8:1::1"), "local 2001:db8:1::1");
+  EXPECT_EQ(line("192.0.2.200"), "blackhole 192.0.2.200");
+  EXPECT_EQ(line("203.0.113.1"), "unreachable 203.0.113.1");
+  EXPECT_EQ(line("2001:db9::1"), "unreachable 2001:db9::1");
+}
+
 TEST(RouteFile, BadLinesNameTheFileAndLine) {
   for (auto [text, message] : {std::pair{"198.18.0.0/15 10.0.1.2\n10.2.0.0/33 10.0.1.2\n", "routes.txt:2: '10.2.0.0/33' is not a prefix"},
                                {"R10.2.0.0/16 7\n", "routes.txt:1: '7' is not a port number"},

@@ -207,4 +207,20 @@ Router::Usage Router::usage() const {
   return u;
 }
 
+std::string route_get_line(const Router& router, const IpAddress& destination,
+                           const std::vector<std::string>& port_names) {
+  const std::string address = destination.str();
+  const std::optional<Router::Lookup> hop = router.lookup(destination);
+  if (!hop) return "unreachable " + address;
+  const std::string port = hop->port < port_names.size() ? port_names[hop->port] : fmt::format("port{}", hop->port);
+  switch (hop->kind) {
+    case NextHopKind::Local: return "local " + address;
+    case NextHopKind::Blackhole: return "blackhole " + address;
+    case NextHopKind::Gateway: return fmt::format("{} via {} dev {}", address, hop->neighbour.str(), port);
+    case NextHopKind::Connected:
+    case NextHopKind::Port: break;
+  }
+  return fmt::format("{} dev {}", address, port);
+}
+
 }  // namespace gnf::nf

@@ -111,4 +111,10 @@ class Router {
   L3FwdTables device_tables_{};
 };
 
+// Where a packet to `destination` goes, in one line as `ip route get` says it, ports named by
+// `port_names`: "ADDR via GATEWAY dev PORT", "ADDR dev PORT" (a connected network, or a DPDK-style
+// port route), "local ADDR" (the router's own), "blackhole ADDR", or "unreachable ADDR" (no route).
+std::string route_get_line(const Router& router, const IpAddress& destination,
+                           const std::vector<std::string>& port_names);
+
 }  // namespace gnf::nf

@@ -1,0 +1,107 @@
+"""Network namespaces for the tests that cable gnf to Linux interfaces, and gnf running beside them.
+
+Namespaces carry this process's id in their names and are deleted however a test ends; a test
+skips, saying why, only when no namespace can be made here (not root, no `ip`, no kernel support).
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netns_peer.py")
+
+
+def ip(*args, check=True, input=None):
+    """iproute2's `ip ARGS`; with `check`, a failure fails the test with ip's own message."""
+    proc = subprocess.run(["ip"] + [str(a) for a in args], capture_output=True, text=True, input=input)
+    if check and proc.returncode != 0:
+        pytest.fail("ip %s: %s" % (" ".join(str(a) for a in args), proc.stderr.strip()), pytrace=False)
+    return proc
+
+
+def namespaces(request, tag, *roles):
+    """One namespace per role, named gnf-<pid>-<tag>-<role>, deleted when `request`'s scope ends
+    (the finalizer is registered before the first is made). Returns the names in order."""
+    if os.geteuid() != 0:
+        pytest.skip("network namespaces need root")
+    if shutil.which("ip") is None:
+        pytest.skip("no `ip` command (iproute2) to make network namespaces")
+    names = ["gnf-%d-%s-%s" % (os.getpid(), tag, role) for role in roles]
+    request.addfinalizer(lambda: [ip("netns", "delete", ns, check=False) for ns in names])
+    made = ip("netns", "add", names[0], check=False)
+    if made.returncode != 0:
+        pytest.skip("cannot make a network namespace: %s" % made.stderr.strip())
+    for ns in names[1:]:
+        ip("netns", "add", ns)
+    return names
+
+
+def veth(ns, name, peer, peer_ns=None):
+    """A veth pair, both ends up: `name` in namespace `ns`, `peer` in `peer_ns` (default: `ns`)."""
+    peer_ns = peer_ns or ns
+    ip("-n", ns, "link", "add", name, "type", "veth", "peer", "name", peer, "netns", peer_ns)
+    ip("-n", ns, "link", "set", name, "up")
+    ip("-n", peer_ns, "link", "set", peer, "up")
+
+
+def run_in(ns, *command, timeout=60):
+    """`command` inside namespace `ns`, its output captured as text."""
+    return subprocess.run(["ip", "netns", "exec", ns] + [str(c) for c in command], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def peer(ns, *args, timeout=60):
+    """netns_peer.py COMMAND ARGS inside `ns`: its JSON answer."""
+    proc = run_in(ns, sys.executable, PEER, *args, timeout=timeout)
+    assert proc.returncode == 0, "netns_peer.py %s in %s: %s" % (args, ns, proc.stderr)
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def tx_checksum(ns, interface, on):
+    """Whether the stack in `ns` leaves TCP/UDP checksums to the (absent) hardware of `interface`.
+    Off also turns segmentation offload off: the stack then sends frames a cable carries."""
+    peer(ns, "tx-checksum", interface, "on" if on else "off")
+
+
+class Running:
+    """`gnf run --config CONFIG` in the background, printing stats every 0.1 s so that its first
+    line says it runs; stop() ends it with Ctrl-C and returns its JSON summary."""
+
+    def __init__(self, binary, config, directory, tag="gnf"):
+        self.summary_file = directory / ("%s.json" % tag)
+        self.stderr_file = directory / ("%s.stderr" % tag)
+        self.proc = subprocess.Popen([binary, "run", "--config", str(config), "--json", str(self.summary_file),
+                                      "--stats-interval", "0.1"],
+                                     stdout=subprocess.DEVNULL, stderr=self.stderr_file.open("w"))
+
+    def wait_until_running(self, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                if "built without libxdp" in self.stderr():
+                    pytest.skip("this gnf was built without libxdp: %s" % self.stderr().strip())
+                pytest.fail("gnf ended before it ran (%d): %s" % (self.proc.returncode, self.stderr()))
+            if any(line.startswith("[") for line in self.stderr().splitlines()):
+                return
+            time.sleep(0.05)
+        pytest.fail("gnf printed no stats line in %d s: %s" % (timeout, self.stderr()))
+
+    def stderr(self):
+        return self.stderr_file.read_text()
+
+    def stop(self):
+        """Ctrl-C, as a user ends a run of live links; returns the summary."""
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=30)
+        assert self.proc.returncode == 0, self.stderr()
+        return json.loads(self.summary_file.read_text())
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
