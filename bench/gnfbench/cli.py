@@ -27,20 +27,19 @@ def _list(convert):
     return parse
 
 
-def _paths(text):
-    paths = _list(str)(text)
-    bad = [p for p in paths if p not in PATHS]
-    if bad:
-        raise argparse.ArgumentTypeError("unknown path(s) %s; choose from %s" % (", ".join(bad), ",".join(PATHS)))
-    return paths
+def _choices(what, allowed):
+    """A comma-separated list of some of `allowed` ("unknown path(s) gpu; choose from cpu,...")."""
+    def parse(text):
+        values = _list(str)(text)
+        bad = [v for v in values if v not in allowed]
+        if bad:
+            raise argparse.ArgumentTypeError("unknown %s %s; choose from %s" % (what, ", ".join(bad), ",".join(allowed)))
+        return values
+    return parse
 
 
-def _tables(text):
-    tables = _list(str)(text)
-    bad = [t for t in tables if t not in TABLES]
-    if bad:
-        raise argparse.ArgumentTypeError("unknown table(s) %s; choose from %s" % (", ".join(bad), ",".join(TABLES)))
-    return tables
+_paths = _choices("path(s)", PATHS)
+_tables = _choices("table(s)", TABLES)
 
 
 def _sizes(text):

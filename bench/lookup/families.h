@@ -5,6 +5,8 @@
 #include <rte_malloc.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 
 #include "lookup_bench.h"
 #include "tables.h"
@@ -79,6 +81,41 @@ void per_batch(std::vector<Address>& addrs, std::vector<Out>& out, uint32_t size
   Out* o = out.data();
   const uint64_t n = addrs.size();
   for (uint64_t i = 0; i < n; i += size) batch(a + i, uint32_t(std::min<uint64_t>(size, n - i)), o + i);
+}
+
+// gnf's table `name` (Lpm4Table or Lpm6Table, with `groups` of tbl8 capacity), built by `build`:
+// its build time and memory (measure_build), its size and the share of tbl24 pages it wrote.
+template <typename Table, typename Build>
+nlohmann::json build_gnf_table(const char* name, std::unique_ptr<Table>& table, uint32_t groups, Build&& build) {
+  nlohmann::json cost = measure_build([&] {
+    table = std::make_unique<Table>(groups);
+    build(*table);
+  });
+  cost.update({{"implementation", name},
+               {"allocated_bytes", kTbl24Bytes + groups * kGroupBytes},
+               {"lookup_bytes", kTbl24Bytes + table->tbl8_groups_used() * kGroupBytes},
+               {"tbl8_groups", table->tbl8_groups_used()},
+               {"tbl24_pages_written", tbl24_pages_written(table->tbl24_words())},
+               {"detail",
+                "allocated: tbl24 + tbl8 capacity, reserved zeroed (pages untouched until written); lookup: tbl24 "
+                "+ the groups in use; RSS: + the builder's rule maps (lpm6: and its depth bytes)"}});
+  fprintf(stderr, "%s built in %.2f s\n", name, cost["build_s"].get<double>());
+  return cost;
+}
+
+// For each address set: makes it into `addrs` (which the lookups' passes read), records it, checks
+// and times the CPU lookups, then the GPU's where `device` is there. `text` prints an address.
+template <typename Address, typename Make, typename Gpu, typename Text>
+void run_sets(const char* family, const Options& o, Report& report, std::vector<Address>& addrs, Make&& make,
+              std::vector<CpuLookup>& lookups, Gpu* device, Text&& text) {
+  for (const std::string& set : o.address_sets) {
+    addrs = make(set);
+    report.address_sets.push_back(
+        {{"family", family}, {"name", set}, {"addresses", o.count}, {"distinct", distinct_addresses(set, o)}});
+    const std::vector<uint32_t> expected =
+        verify_and_time(report, set, o.count, lookups, o, [&](uint64_t i) { return text(addrs[i]); });
+    if (device) device->run(set, addrs, expected, o, report);
+  }
 }
 
 }  // namespace gnf::lookup_bench

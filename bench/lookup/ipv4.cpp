@@ -137,19 +137,9 @@ void bench_ipv4(const Table4& table, const Options& o, bool gpu, Report& report)
   nlohmann::json costs = nlohmann::json::array();
 
   std::unique_ptr<nf::Lpm4Table> gnf;
-  nlohmann::json gnf_cost = measure_build([&] {
-    gnf = std::make_unique<nf::Lpm4Table>(groups);
-    for (const Route4& r : routes) gnf->add(r.prefix, r.depth, r.next_hop);
+  nlohmann::json gnf_cost = build_gnf_table("gnf lpm4", gnf, groups, [&](nf::Lpm4Table& t) {
+    for (const Route4& r : routes) t.add(r.prefix, r.depth, r.next_hop);
   });
-  gnf_cost.update({{"implementation", "gnf lpm4"},
-                   {"allocated_bytes", kTbl24Bytes + groups * kGroupBytes},
-                   {"lookup_bytes", kTbl24Bytes + gnf->tbl8_groups_used() * kGroupBytes},
-                   {"tbl8_groups", gnf->tbl8_groups_used()},
-                   {"tbl24_pages_written", tbl24_pages_written(gnf->tbl24_words())},
-                   {"detail",
-                    "allocated: tbl24 + tbl8 capacity, reserved zeroed (pages untouched until written); "
-                    "lookup: tbl24 + the groups in use; RSS: + the builder's rule maps"}});
-  fprintf(stderr, "ipv4: gnf lpm4 built in %.2f s\n", gnf_cost["build_s"].get<double>());
 
   rte_lpm* lpm = nullptr;
   nlohmann::json lpm_cost = measure_build([&] { lpm = build_rte_lpm(routes, groups, o.rte_lpm_limit_s, report); });
@@ -246,14 +236,9 @@ void bench_ipv4(const Table4& table, const Options& o, bool gpu, Report& report)
   report.tables["ipv4"] = {
       {"source", table.source}, {"routes", routes.size()}, {"tbl8_capacity", groups}, {"implementations", costs}};
 
-  for (const std::string& set : o.address_sets) {
-    addrs = ipv4_addresses(set, routes, o);
-    report.address_sets.push_back(
-        {{"family", "ipv4"}, {"name", set}, {"addresses", o.count}, {"distinct", distinct_addresses(set, o)}});
-    const std::vector<uint32_t> expected =
-        verify_and_time(report, set, o.count, lookups, o, [&](uint64_t i) { return dotted(addrs[i]); });
-    if (device) device->run(set, addrs, expected, o, report);
-  }
+  run_sets(
+      "ipv4", o, report, addrs, [&](const std::string& set) { return ipv4_addresses(set, routes, o); }, lookups,
+      device.get(), dotted);
   // DPDK's tables stay until EAL's cleanup (measure_build says why).
 }
 

@@ -68,19 +68,9 @@ void bench_ipv6(const Table6& table, const Options& o, bool gpu, Report& report)
   const std::vector<Route6>& routes = table.routes;
   const uint32_t groups = group_capacity(routes);
   std::unique_ptr<nf::Lpm6Table> gnf;
-  nlohmann::json gnf_cost = measure_build([&] {
-    gnf = std::make_unique<nf::Lpm6Table>(groups);
-    for (const Route6& r : routes) gnf->add(oracle::bytes_of(r.prefix).data(), r.depth, r.next_hop);
+  nlohmann::json gnf_cost = build_gnf_table("gnf lpm6", gnf, groups, [&](nf::Lpm6Table& t) {
+    for (const Route6& r : routes) t.add(oracle::bytes_of(r.prefix).data(), r.depth, r.next_hop);
   });
-  gnf_cost.update({{"implementation", "gnf lpm6"},
-                   {"allocated_bytes", kTbl24Bytes + groups * kGroupBytes},
-                   {"lookup_bytes", kTbl24Bytes + gnf->tbl8_groups_used() * kGroupBytes},
-                   {"tbl8_groups", gnf->tbl8_groups_used()},
-                   {"tbl24_pages_written", tbl24_pages_written(gnf->tbl24_words())},
-                   {"detail",
-                    "allocated: tbl24 + tbl8 capacity, reserved zeroed (pages untouched until written); "
-                    "lookup: tbl24 + the groups in use; RSS: + the builder's depth bytes and rule maps"}});
-  fprintf(stderr, "ipv6: gnf lpm6 built in %.2f s\n", gnf_cost["build_s"].get<double>());
 
   rte_fib6* fib = nullptr;
   nlohmann::json fib_cost = measure_build([&] {
@@ -150,14 +140,9 @@ void bench_ipv6(const Table6& table, const Options& o, bool gpu, Report& report)
                            {"tbl8_capacity", groups},
                            {"implementations", {gnf_cost, fib_cost}}};
 
-  for (const std::string& set : o.address_sets) {
-    addrs = ipv6_addresses(set, routes, o);
-    report.address_sets.push_back(
-        {{"family", "ipv6"}, {"name", set}, {"addresses", o.count}, {"distinct", distinct_addresses(set, o)}});
-    const std::vector<uint32_t> expected =
-        verify_and_time(report, set, o.count, lookups, o, [&](uint64_t i) { return text(addrs[i]); });
-    if (device) device->run(set, addrs, expected, o, report);
-  }
+  run_sets(
+      "ipv6", o, report, addrs, [&](const std::string& set) { return ipv6_addresses(set, routes, o); }, lookups,
+      device.get(), text);
   // rte_fib6 stays until EAL's cleanup (measure_build says why).
 }
 

@@ -6,8 +6,8 @@
 // CPU measurement shares.
 #pragma once
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
