@@ -8,7 +8,7 @@ build="${1:-build}"
 out="${2:-.bundle}"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests; do
+for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests bench/lookup/gnf-lookup-bench; do
   [ -x "$build/$b" ] && cp "$build/$b" "$out/bin/"
 done
 # Debug info stays here; the device tool carries 64 MiB at most.
@@ -21,6 +21,15 @@ done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libs
 cp -r configs bench "$out/"
 rm -rf "$out/bench/results"  # earlier runs' reports: not needed there, and they would eat the 64 MiB
 mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
+# The RouteViews tables gnf-lookup-bench reads (python3-pyasn's here; the GPU machine has no pyasn).
+mkdir -p "$out/data"
+for f in ipasn_20140513.dat.gz ipasn6_20151101.dat.gz; do
+  if [ -f "/usr/lib/python3/dist-packages/data/$f" ]; then
+    cp "/usr/lib/python3/dist-packages/data/$f" "$out/data/"
+  else
+    echo "bundle.sh: /usr/lib/python3/dist-packages/data/$f is missing (python3-pyasn): not bundled" >&2
+  fi
+done
 cat > "$out/env.sh" <<'EOS'
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
