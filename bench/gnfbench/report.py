@@ -191,20 +191,29 @@ Every report states the machine it ran on; compare numbers only between rows of 
 
 
 def update_index(index_path, scenario, report_md, docs, headline):
-    """Replaces (or adds) `scenario`'s line in the index; keeps every other scenario's line."""
-    rows = {}
+    """Replaces `scenario`'s line in the index, or adds it where it sorts among the others; keeps
+    every other line as it stands, their order and any text after the table (notes written by hand)."""
+    rows, tail, in_table = {}, [], False
     if os.path.exists(index_path):
         with open(index_path) as f:
             for line in f:
                 cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if line.startswith("| ") and len(cells) == 5 and cells[0] not in ("scenario", ""):
-                    if not set(cells[0]) <= set("-"):
+                if line.startswith("|") and not tail:
+                    in_table = True
+                    if line.startswith("| ") and len(cells) == 5 and cells[0] not in ("scenario", "") and not (
+                            set(cells[0]) <= set("-")):
                         rows[cells[0]] = line.rstrip("\n")
+                elif in_table or tail:
+                    tail.append(line)
     link = os.path.relpath(report_md, os.path.dirname(os.path.abspath(index_path)))
     env = docs[0]["environment"] if docs else {}
     gpu = (env.get("gpu") or {}).get("name", "none")
-    rows[scenario] = "| %s | [%s](%s) | %s | %s | %s |" % (
+    row = "| %s | [%s](%s) | %s | %s | %s |" % (
         scenario, os.path.basename(os.path.dirname(report_md)), link, env.get("hostname", "?"), gpu,
         headline.replace("|", "\\|"))
+    names = list(rows)
+    if scenario not in rows:
+        names.insert(next((i for i, n in enumerate(names) if n > scenario), len(names)), scenario)
+    rows[scenario] = row
     with open(index_path, "w") as f:
-        f.write(INDEX_HEADER + "\n".join(rows[k] for k in sorted(rows)) + "\n")
+        f.write(INDEX_HEADER + "\n".join(rows[n] for n in names) + "\n" + "".join(tail))
