@@ -8,7 +8,7 @@ build="${1:-build}"
 out="${2:-.bundle}"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests; do
+for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests bench/lookup/gnf-lookup-bench; do
   [ -x "$build/$b" ] && cp "$build/$b" "$out/bin/"
 done
 # Debug info stays here; the device tool carries 64 MiB at most.
@@ -24,11 +24,16 @@ mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
 # libxdp loads its XDP programs from object files at run time (LIBXDP_OBJECT_PATH).
 bpf=/usr/lib/x86_64-linux-gnu/bpf
 if ls "$bpf"/xsk_def_xdp_prog*.o >/dev/null 2>&1; then mkdir -p "$out/lib/bpf" && cp "$bpf"/*.o "$out/lib/bpf/"; fi
-# The RouteViews tables of Debian's python3-pyasn (4 MiB), for the router's GPU tests and benchmarks:
-# the GPU machine has no pyasn.
-pyasn=/usr/lib/python3/dist-packages/data
+# The RouteViews tables the router's GPU tests and gnf-lookup-bench read (python3-pyasn's here; the
+# GPU machine has no pyasn).
 mkdir -p "$out/data"
-for f in ipasn_20140513.dat.gz ipasn6_20151101.dat.gz; do [ -f "$pyasn/$f" ] && cp "$pyasn/$f" "$out/data/"; done
+for f in ipasn_20140513.dat.gz ipasn6_20151101.dat.gz; do
+  if [ -f "/usr/lib/python3/dist-packages/data/$f" ]; then
+    cp "/usr/lib/python3/dist-packages/data/$f" "$out/data/"
+  else
+    echo "bundle.sh: /usr/lib/python3/dist-packages/data/$f is missing (python3-pyasn): not bundled" >&2
+  fi
+done
 cat > "$out/env.sh" <<'EOS'
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

@@ -104,5 +104,6 @@ if has bench; then
   step bench_writeback timeout 120 "${harness[@]}" writeback --quick
   step bench_paths timeout 400 "${harness[@]}" paths --quick
   step bench_one_way timeout 120 "${harness[@]}" one-way --quick
+  step bench_lookups timeout 300 "${harness[@]}" lookups --quick --lookup-bench "$bundle/bin/gnf-lookup-bench"
 fi
 exit $status

@@ -12,6 +12,10 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DEFAULT_ROOT = os.path.join(REPO, "bench", "results")
 DEFAULT_INDEX = os.path.join(REPO, "bench", "RESULTS.md")
 PATHS = ("cpu", "staged", "bypass")
+TABLES = ("real", "synthetic")
+# Scenario.binary -> (its name, the option that names it, the environment variable)
+BINARIES = {"gnf": ("gnf", "--gnf", "GNF_BIN"),
+            "lookup_bench": ("gnf-lookup-bench", "--lookup-bench", "GNF_LOOKUP_BENCH")}
 
 
 def _list(convert):
@@ -23,12 +27,19 @@ def _list(convert):
     return parse
 
 
-def _paths(text):
-    paths = _list(str)(text)
-    bad = [p for p in paths if p not in PATHS]
-    if bad:
-        raise argparse.ArgumentTypeError("unknown path(s) %s; choose from %s" % (", ".join(bad), ",".join(PATHS)))
-    return paths
+def _choices(what, allowed):
+    """A comma-separated list of some of `allowed` ("unknown path(s) gpu; choose from cpu,...")."""
+    def parse(text):
+        values = _list(str)(text)
+        bad = [v for v in values if v not in allowed]
+        if bad:
+            raise argparse.ArgumentTypeError("unknown %s %s; choose from %s" % (what, ", ".join(bad), ",".join(allowed)))
+        return values
+    return parse
+
+
+_paths = _choices("path(s)", PATHS)
+_tables = _choices("table(s)", TABLES)
 
 
 def _sizes(text):
@@ -45,6 +56,9 @@ def parser():
     p.add_argument("scenario", choices=sorted(SCENARIOS), help="what to run")
     p.add_argument("--gnf", default=os.environ.get("GNF_BIN") or os.path.join(REPO, "build", "gnf"),
                    help="the gnf binary (default: $GNF_BIN, else <repo>/build/gnf)")
+    p.add_argument("--lookup-bench", default=os.environ.get("GNF_LOOKUP_BENCH") or os.path.join(
+        REPO, "build", "bench", "lookup", "gnf-lookup-bench"), help="the gnf-lookup-bench binary, for `lookups` "
+        "(default: $GNF_LOOKUP_BENCH, else <repo>/build/bench/lookup/gnf-lookup-bench)")
     p.add_argument("--out", default=DEFAULT_ROOT, help="results root; the run goes to OUT/<date>-<scenario>/")
     p.add_argument("--index", help="the index to update (default: bench/RESULTS.md for the default --out, "
                                    "else OUT/RESULTS.md)")
@@ -65,6 +79,14 @@ def parser():
     p.add_argument("--flows", type=int, help="generator flows")
     p.add_argument("--nic-threads", type=int, help="NIC-model threads")
     p.add_argument("--driver-threads", type=int, help="driver threads")
+    p.add_argument("--tables", type=_tables, help="lookups: route tables, real (RouteViews, pyasn's files) and/or "
+                                                  "synthetic (1 M IPv4 and 220 k IPv6 routes from a seed)")
+    p.add_argument("--routes4", help="lookups: the IPv4 pyasn file (default: <repo>/data/ipasn_20140513.dat.gz, as "
+                                     "in a bundle, else python3-pyasn's)")
+    p.add_argument("--routes6", help="lookups: the IPv6 pyasn file (default: ipasn6_20151101.dat.gz, found likewise)")
+    p.add_argument("--address-sets", type=_list(str), help="lookups: uniform, routed, working-set")
+    p.add_argument("--count", type=int, help="lookups: addresses per set")
+    p.add_argument("--core", type=int, help="lookups: the CPU to pin to (default: the binary's, the last one)")
     p.add_argument("--config", action="append", help="gnf config file (ports, driver, NF chain); several: one "
                                                      "series each in sweep and paths")
     return p
@@ -99,9 +121,12 @@ def run_folder(root, scenario):
 
 def main(argv=None):
     scenario, o = resolve(sys.argv[1:] if argv is None else argv)
-    o.gnf = os.path.abspath(o.gnf)
-    if not os.access(o.gnf, os.X_OK):
-        print("bench/run.py: no gnf binary at %s (build it, or pass --gnf / set GNF_BIN)" % o.gnf, file=sys.stderr)
+    o.gnf, o.lookup_bench = os.path.abspath(o.gnf), os.path.abspath(o.lookup_bench)
+    binary = getattr(o, scenario.binary)
+    if not os.access(binary, os.X_OK):
+        name, option, variable = BINARIES[scenario.binary]
+        print("bench/run.py: no %s binary at %s (build it, or pass %s / set %s)" % (name, binary, option, variable),
+              file=sys.stderr)
         return 2
     folder = run_folder(o.out, scenario.name)
     estimate = scenario.estimate_trials(o)
@@ -124,7 +149,7 @@ def main(argv=None):
         return 3
     report_md = rep.write(folder, runner.trials, vars(o))
     index = o.index or (DEFAULT_INDEX if os.path.abspath(o.out) == DEFAULT_ROOT else os.path.join(o.out, "RESULTS.md"))
-    report.update_index(index, scenario.name, report_md, runner.trials, rep.headline)
+    report.update_index(index, scenario.name, report_md, rep.docs(runner.trials), rep.headline)
     print("%s: %s\nreport: %s\nindex: %s" % (scenario.name, rep.headline, report_md, index))
     for n in rep.notes:
         print("note: " + n, file=sys.stderr)

@@ -202,3 +202,32 @@ def latency_bars(folder, name, panels, title, goal_us=None):
         fig.legend(list(handles.values()), list(handles.keys()), fontsize=7, ncol=4, loc="lower center")
     fig.suptitle(title)
     return _save(fig, folder, name, rect=(0, 0.12, 1, 1))
+
+
+def grouped_bars(folder, name, panels, ylabel, title):
+    """panels: {panel title: {group label: {series label: value}}}: per group, one bar per series of
+    its panel, with the panel's legend below it (log scale: CPU and GPU rates differ by orders of
+    magnitude); a series missing in a group leaves a gap."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(6.0, 5.5 * len(panels)), 6.0), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, (panel, groups) in zip(axes[0], panels.items()):
+        series = []
+        for values in groups.values():
+            series += [s for s in values if s not in series]
+        width = 0.8 / max(1, len(series))
+        for s, label in enumerate(series):
+            xs = [g - 0.4 + width * (s + 0.5) for g, values in enumerate(groups.values()) if values.get(label)]
+            ys = [values[label] for values in groups.values() if values.get(label)]
+            ax.bar(xs, ys, width, color=colors[s % len(colors)], label=label)
+        ax.set_xticks(range(len(groups)))
+        ax.set_xticklabels(list(groups), fontsize=8)
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: "%g" % v))
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: "%g" % v))
+        ax.tick_params(axis="y", which="minor", labelsize=6)
+        ax.set_ylabel(ylabel)
+        ax.set_title(panel, fontsize=9)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.08))
+    fig.suptitle(title)
+    return _save(fig, folder, name, rect=(0, 0.22, 1, 1))

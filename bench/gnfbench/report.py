@@ -1,5 +1,6 @@
 """A run's report: report.md (environment, method, fidelity, tables, figures, notes), report.json
 (the same data, plus every trial's command and JSON path), and the bench/RESULTS.md index line."""
+import collections
 import datetime
 import json
 import os
@@ -16,6 +17,10 @@ FIDELITY = (
     "backend (VFIO + dma-buf GPU memory) is designed to slot in behind the same `nic/` interface.")
 
 FLOOR_LABEL = "calibration floor"
+
+# A run of another binary than `gnf bench` (gnf-lookup-bench): its label, argv, JSON path and JSON,
+# whose `environment` has SCHEMA.md's shape.
+Run = collections.namedtuple("Run", "label command json_path doc")
 
 
 class Table:
@@ -60,6 +65,7 @@ class Report:
         self.tables = []
         self.figures = []    # (caption, file name in the report folder)
         self.notes = []
+        self.runs = []       # Run: what ran besides `gnf bench` trials
         self.headline = ""
         self.started = datetime.datetime.now().astimezone()
 
@@ -73,12 +79,16 @@ class Report:
         if text not in self.notes:
             self.notes.append(text)
 
+    def docs(self, trials):
+        """The JSON of everything that ran, trials first: each one's `environment` says where."""
+        return [t.doc for t in trials] + [r.doc for r in self.runs]
+
     def write(self, folder, trials, options):
         """Writes report.md and report.json into `folder`; returns report.md's path."""
         for _, name in self.figures:
             if not os.path.exists(os.path.join(folder, name)):
                 raise FileNotFoundError("figure %s was never drawn" % name)
-        env = environment(trials, self.command)
+        env = environment(self.docs(trials), self.command)
         md = self._markdown(env, trials, folder)
         path = os.path.join(folder, "report.md")
         with open(path, "w") as f:
@@ -105,8 +115,13 @@ class Report:
             out += ["![%s](%s)" % (caption, name), "", "*%s*" % caption, ""]
         if self.notes:
             out += ["## Notes", ""] + ["- " + n for n in self.notes] + [""]
-        out += ["## Trials", "", "%d trials; each one's command, knobs and `gnf bench` JSON are listed in "
-                "`report.json`, the JSON files lie in `trials/`." % len(trials), ""]
+        out += ["## Trials", ""]
+        if trials or not self.runs:
+            out += ["%d trials; each one's command, knobs and `gnf bench` JSON are listed in `report.json`, the JSON "
+                    "files lie in `trials/`." % len(trials), ""]
+        if self.runs:
+            out += ["%d run(s) of %s; each one's command and JSON are listed in `report.json` (`runs`), the JSON "
+                    "files and logs lie in `runs/`." % (len(self.runs), os.path.basename(self.runs[0].command[0])), ""]
         return "\n".join(out)
 
     def _json(self, env, trials, folder, options):
@@ -119,6 +134,8 @@ class Report:
             "figures": [{"caption": c, "file": n} for c, n in self.figures], "notes": self.notes,
             "trials": [{"label": t.label, "knobs": t.knobs, "command": t.command,
                         "json": os.path.relpath(t.json_path, folder)} for t in trials],
+            "runs": [{"label": r.label, "command": r.command, "json": os.path.relpath(r.json_path, folder)}
+                     for r in self.runs],
         }
 
 
@@ -136,11 +153,11 @@ def _git_commit():
     return head.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def environment(trials, command):
-    """What ran where: from the first trial's `environment` (the binary's view) and the harness."""
+def environment(docs, command):
+    """What ran where: from the first document's `environment` (the binary's view) and the harness."""
     env = {}
-    if trials:
-        e = trials[0].doc["environment"]
+    if docs:
+        e = docs[0]["environment"]
         gpu = e.get("gpu")
         build = e.get("build", {})
         env.update({
@@ -148,10 +165,10 @@ def environment(trials, command):
             "GPU": ("%s, %s MiB, driver %s, CUDA driver %s / runtime %s" % (
                 gpu["name"], gpu["memory_total_mib"], gpu["driver"], gpu.get("cuda_driver"), gpu.get("cuda_runtime"))
                 if gpu else "none usable"),
-            "gnf": "%s, %s build%s" % (trials[0].doc["gnf_version"], build.get("type"),
+            "gnf": "%s, %s build%s" % (docs[0]["gnf_version"], build.get("type"),
                                        ", with CUDA" if build.get("cuda") else ", without CUDA"),
         })
-        hosts = sorted({t.doc["environment"]["hostname"] for t in trials})
+        hosts = sorted({d["environment"]["hostname"] for d in docs})
         if len(hosts) > 1:
             env["host"] = "several: " + ", ".join(hosts)
     else:
@@ -173,21 +190,30 @@ Every report states the machine it ran on; compare numbers only between rows of 
 """
 
 
-def update_index(index_path, scenario, report_md, trials, headline):
-    """Replaces (or adds) `scenario`'s line in the index; keeps every other scenario's line."""
-    rows = {}
+def update_index(index_path, scenario, report_md, docs, headline):
+    """Replaces `scenario`'s line in the index, or adds it where it sorts among the others; keeps
+    every other line as it stands, their order and any text after the table (notes written by hand)."""
+    rows, tail, in_table = {}, [], False
     if os.path.exists(index_path):
         with open(index_path) as f:
             for line in f:
                 cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if line.startswith("| ") and len(cells) == 5 and cells[0] not in ("scenario", ""):
-                    if not set(cells[0]) <= set("-"):
+                if line.startswith("|") and not tail:
+                    in_table = True
+                    if line.startswith("| ") and len(cells) == 5 and cells[0] not in ("scenario", "") and not (
+                            set(cells[0]) <= set("-")):
                         rows[cells[0]] = line.rstrip("\n")
+                elif in_table or tail:
+                    tail.append(line)
     link = os.path.relpath(report_md, os.path.dirname(os.path.abspath(index_path)))
-    env = trials[0].doc["environment"] if trials else {}
+    env = docs[0]["environment"] if docs else {}
     gpu = (env.get("gpu") or {}).get("name", "none")
-    rows[scenario] = "| %s | [%s](%s) | %s | %s | %s |" % (
+    row = "| %s | [%s](%s) | %s | %s | %s |" % (
         scenario, os.path.basename(os.path.dirname(report_md)), link, env.get("hostname", "?"), gpu,
         headline.replace("|", "\\|"))
+    names = list(rows)
+    if scenario not in rows:
+        names.insert(next((i for i, n in enumerate(names) if n > scenario), len(names)), scenario)
+    rows[scenario] = row
     with open(index_path, "w") as f:
-        f.write(INDEX_HEADER + "\n".join(rows[k] for k in sorted(rows)) + "\n")
+        f.write(INDEX_HEADER + "\n".join(rows[n] for n in names) + "\n" + "".join(tail))

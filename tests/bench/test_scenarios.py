@@ -156,3 +156,17 @@ def test_a_refused_calibration_stops_the_run_because_every_latency_table_needs_i
     rc, folder = run_cli(fake_gnf, tmp_path, "one-way", "--quick", "--paths", "cpu")
     assert rc == 3 and not (folder / "report.md").exists()
     assert "--calibrate is not supported yet" in capsys.readouterr().err
+
+
+def test_the_index_keeps_its_row_order_and_the_notes_below_the_table(tmp_path):
+    index = tmp_path / "RESULTS.md"
+    index.write_text(report.INDEX_HEADER + "| zeta | [a](a/report.md) | h | g | z |\n"
+                     "| alpha | [b](b/report.md) | h | g | a |\n\nNotes written by hand.\n\n- more\n")
+    md = tmp_path / "2026-01-01-mu" / "report.md"
+    report.update_index(str(index), "mu", str(md), [], "new")
+    report.update_index(str(index), "alpha", str(md), [], "again")
+    text = index.read_text()
+    rows = [l.split("|")[1].strip() for l in text.splitlines() if l.startswith("| ") and "report.md" in l]
+    assert rows == ["mu", "zeta", "alpha"]  # "mu" before the first name that sorts after it
+    assert "| alpha | [2026-01-01-mu](2026-01-01-mu/report.md) | ? | none | again |" in text
+    assert text.endswith("\nNotes written by hand.\n\n- more\n")

@@ -6,6 +6,7 @@ class Scenario:
     title = None
     reproduces = None
     searches = False  # True: RFC 2544 searches (shorter trials by default: there are many)
+    binary = "gnf"    # the binary it runs: "gnf" (--gnf) or "lookup_bench" (--lookup-bench)
 
     def defaults(self, quick):
         """Option defaults for this scenario (the command line overrides them)."""
