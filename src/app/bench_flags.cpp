@@ -37,7 +37,11 @@ ctl::Config default_config(const BenchFlags& f) {
   ctl::Config c;
   uint32_t largest = kStdMaxFrameBytes;
   for (uint32_t size : f.sizes) largest = std::max(largest, size);
-  for (uint32_t p = 0; p < f.ports; ++p) c.ports.push_back(ctl::PortSpec{default_port(f, p, largest), {}, {}, {}});
+  for (uint32_t p = 0; p < f.ports; ++p) {
+    ctl::PortSpec port;
+    port.nic = default_port(f, p, largest);
+    c.ports.push_back(port);
+  }
   c.driver.slot_size = std::max(kMinSlotBytes, (largest + kSlotUnitBytes - 1) / kSlotUnitBytes * kSlotUnitBytes);
   nf::Params params("<command line>", 0, "bench l2fwd");
   params.set("mode", nf::ParamValue{std::string(f.ports == 2 ? "pairs" : "reflect"), 0});

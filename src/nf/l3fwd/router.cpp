@@ -84,8 +84,12 @@ bool Router::remove_route(const IpPrefix& prefix) {
 
 void Router::add_address(uint16_t port, const IpAddress& address, const IpPrefix& network) {
   if (port >= ports_) throw UserError(fmt::format("router: port {} does not exist (there are {})", port, ports_));
-  add_route(IpPrefix{address, uint8_t(address.bits())}, RouteTarget{NextHopKind::Local});
-  add_route(network, RouteTarget{NextHopKind::Connected, port});
+  RouteTarget local, connected;
+  local.kind = NextHopKind::Local;
+  connected.kind = NextHopKind::Connected;
+  connected.port = port;
+  add_route(IpPrefix{address, uint8_t(address.bits())}, local);
+  add_route(network, connected);
   std::lock_guard lock(mutex_);
   addresses_.push_back(Address{port, address, network});
 }
