@@ -254,10 +254,12 @@ def test_gnf_stops_cleanly_and_its_summary_counts_what_the_tests_did(router):
         router.expected["forwarded_ipv%d" % family] += 2
         router.expected["echo_replies"] += 1
     summary = router.gnf.stop()
-    print("path %s\nnetlink %s\nslow path %s\nl3fwd %s\ndrops %s" % (summary.get("path"),
+    print("path %s\nnetlink %s\nslow path %s\nl3fwd %s\ndrops %s" % (summary["config"]["path"],
         nonzero(summary["netlink"]), nonzero(summary["slow_path"]), nonzero(summary["nf"][0]["counters"]),
         {p["name"]: nonzero(p["drops"]) for p in summary["ports"]}))
+    print("links %s" % {p["name"]: p["link"]["description"] for p in summary["ports"]})
     assert_balanced(summary)
+    assert summary["config"]["path"] == DATA_PATH, summary["config"]
     netlink, slow_path, l3fwd = summary["netlink"], summary["slow_path"], summary["nf"][0]["counters"]
     # The dump at start: the two ports' addresses of each family and their connected routes.
     assert netlink["addresses"] >= 4 and netlink["errors"] == 0, netlink
