@@ -1,5 +1,6 @@
-"""gnf as the router between two hosts in network namespaces, on the cpu path, configured from a
-third namespace through netlink: configs/l3fwd-veth.toml as shipped, with this run's namespaces.
+"""gnf as the router between two hosts in network namespaces, on the cpu path (or the one that
+GNF_TEST_PATH names: staged, bypass), configured from a third namespace through netlink:
+configs/l3fwd-veth.toml as shipped, with this run's namespaces and that path.
 
     ns A: a0 10.0.0.2/24 ── ga ┐                                         ┌ gb ── b0 10.0.1.2/24 :ns B
           2001:db8::2/64       └ ns wire: gnf port west ⇄ l3fwd ⇄ port east ┘     2001:db8:1::2/64
@@ -36,6 +37,8 @@ A = {4: "10.0.0.2", 6: "2001:db8::2"}
 B = {4: "10.0.1.2", 6: "2001:db8:1::2"}
 WEST = {4: "10.0.0.1", 6: "2001:db8::1"}  # gnf's addresses, as the control namespace gives them
 EAST = {4: "10.0.1.1", 6: "2001:db8:1::1"}
+# The data path gnf routes on: the config's cpu, or GNF_TEST_PATH's (bypass and staged need a GPU).
+DATA_PATH = os.environ.get("GNF_TEST_PATH") or "cpu"
 # Behind B, reachable only once the control namespace has a route to it: (address, route).
 BEHIND_B = {4: ("10.9.0.2", "10.9.0.0/24"), 6: ("2001:db8:9::2", "2001:db8:9::/64")}
 
@@ -117,6 +120,9 @@ def router(request, gnf_binary, tmp_path_factory, direct_tcp):
     text = open(os.path.join(REPO, "configs", "l3fwd-veth.toml")).read()
     assert text.count('netns = "gnf-wire"') == 2 and text.count('netns = "gnf-ctl"') == 1, \
         "configs/l3fwd-veth.toml no longer links its ports in gnf-wire and syncs from gnf-ctl"
+    assert DATA_PATH in ("cpu", "staged", "bypass"), "GNF_TEST_PATH=%s: cpu, staged or bypass" % DATA_PATH
+    assert text.count('path = "cpu"') == 1, "configs/l3fwd-veth.toml no longer says path = \"cpu\""
+    text = text.replace('path = "cpu"', 'path = "%s"' % DATA_PATH)
     directory = tmp_path_factory.mktemp("router")
     config = directory / "l3fwd-veth.toml"
     config.write_text(text.replace('"gnf-wire"', '"%s"' % wire).replace('"gnf-ctl"', '"%s"' % ctl))
@@ -177,8 +183,9 @@ def test_traceroute_shows_gnf_as_the_first_hop(router, family):
 def test_tcp_crosses_gnf_for_10_s_slower_than_a_direct_veth(router):
     direct, direct_retransmits = router.direct_tcp
     routed, routed_retransmits = iperf3(router.a, router.b, B[4])
-    print("iperf3 TCP %d s: direct veth %.2f Gb/s (%d retransmits), A -> B through gnf %.2f Gb/s (%d retransmits)"
-          % (IPERF_SECONDS, direct / 1e9, direct_retransmits, routed / 1e9, routed_retransmits))
+    print("iperf3 TCP %d s on the %s path: direct veth %.2f Gb/s (%d retransmits), "
+          "A -> B through gnf %.2f Gb/s (%d retransmits)"
+          % (IPERF_SECONDS, DATA_PATH, direct / 1e9, direct_retransmits, routed / 1e9, routed_retransmits))
     assert routed > 0
     assert direct > routed
     router.expected["forwarded_ipv4"] += 1000  # far more: every segment and ACK
@@ -247,10 +254,12 @@ def test_gnf_stops_cleanly_and_its_summary_counts_what_the_tests_did(router):
         router.expected["forwarded_ipv%d" % family] += 2
         router.expected["echo_replies"] += 1
     summary = router.gnf.stop()
-    print("netlink %s\nslow path %s\nl3fwd %s\ndrops %s" % (
+    print("path %s\nnetlink %s\nslow path %s\nl3fwd %s\ndrops %s" % (summary["config"]["path"],
         nonzero(summary["netlink"]), nonzero(summary["slow_path"]), nonzero(summary["nf"][0]["counters"]),
         {p["name"]: nonzero(p["drops"]) for p in summary["ports"]}))
+    print("links %s" % {p["name"]: p["link"]["description"] for p in summary["ports"]})
     assert_balanced(summary)
+    assert summary["config"]["path"] == DATA_PATH, summary["config"]
     netlink, slow_path, l3fwd = summary["netlink"], summary["slow_path"], summary["nf"][0]["counters"]
     # The dump at start: the two ports' addresses of each family and their connected routes.
     assert netlink["addresses"] >= 4 and netlink["errors"] == 0, netlink
