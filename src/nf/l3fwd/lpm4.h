@@ -23,6 +23,7 @@
 
 #include "mem/readers.h"
 #include "mem/table_log.h"
+#include "nf/l3fwd/shared_words.h"
 #include "util/hd.h"
 
 namespace gnf::nf {
@@ -48,36 +49,14 @@ struct Lpm4View {
   uint32_t tbl8_groups;
 };
 
-// One entry, loaded once. A reader racing the builder must not let the compiler split, repeat or
-// cache the load: relaxed atomic on the host (a plain mov on x86), volatile on the device (which also
-// keeps a persistent kernel from reading a stale L1 line forever).
-GNF_INLINE uint32_t lpm4_load_entry(const uint32_t* entry) {
-#if defined(__CUDA_ARCH__)
-  return *static_cast<const volatile uint32_t*>(entry);
-#else
-  return __atomic_load_n(entry, __ATOMIC_RELAXED);
-#endif
-}
-
-// After loading an entry that points to more table (a group), before loading from there: the
-// acquire half of the builder's release. Free on x86; fence.acq_rel.gpu on the GPU. Paid only by
-// lookups that go to a second level.
-GNF_INLINE void table_acquire_fence() {
-#if defined(__CUDA_ARCH__)
-  asm volatile("fence.acq_rel.gpu;" ::: "memory");
-#else
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-#endif
-}
-
 // Longest-prefix match of `addr` (host byte order: 10.0.0.1 is 0x0a000001). Returns true and sets
 // next_hop to the matching route's next hop, or returns false (next_hop untouched) when no route
 // covers addr.
 GNF_INLINE bool lpm4_lookup(const Lpm4View& view, uint32_t addr, uint32_t& next_hop) {
-  uint32_t entry = lpm4_load_entry(view.tbl24 + (addr >> 8));
+  uint32_t entry = load_shared_word(view.tbl24 + (addr >> 8));
   if (entry & kLpm4Group) {
     table_acquire_fence();
-    entry = lpm4_load_entry(view.tbl8 + (entry & kLpm4NextHopMask) * kLpm4GroupEntries + (addr & 0xffu));
+    entry = load_shared_word(view.tbl8 + (entry & kLpm4NextHopMask) * kLpm4GroupEntries + (addr & 0xffu));
   }
   if (!(entry & kLpm4Valid)) return false;
   next_hop = entry & kLpm4NextHopMask;

@@ -30,7 +30,7 @@
 
 #include "mem/readers.h"
 #include "mem/table_log.h"
-#include "nf/l3fwd/lpm4.h"  // table_acquire_fence
+#include "nf/l3fwd/shared_words.h"
 #include "util/hd.h"
 
 namespace gnf::nf {
@@ -57,24 +57,15 @@ struct Lpm6View {
   uint32_t tbl8_groups;
 };
 
-// One entry, loaded once (see lpm4_load_entry): relaxed atomic on the host, volatile on the device.
-GNF_INLINE uint32_t lpm6_load_entry(const uint32_t* entry) {
-#if defined(__CUDA_ARCH__)
-  return *static_cast<const volatile uint32_t*>(entry);
-#else
-  return __atomic_load_n(entry, __ATOMIC_RELAXED);
-#endif
-}
-
 // Longest-prefix match of `addr`, the 16 address bytes in network order as they stand in the IPv6
 // header. Returns true and sets next_hop to the matching route's next hop, or returns false
 // (next_hop untouched) when no route covers addr. The loop ends by byte 15: groups of the last
 // level never point further.
 GNF_INLINE bool lpm6_lookup(const Lpm6View& view, const uint8_t addr[16], uint32_t& next_hop) {
-  uint32_t entry = lpm6_load_entry(view.tbl24 + (uint32_t(addr[0]) << 16 | uint32_t(addr[1]) << 8 | addr[2]));
+  uint32_t entry = load_shared_word(view.tbl24 + (uint32_t(addr[0]) << 16 | uint32_t(addr[1]) << 8 | addr[2]));
   for (int byte = 3; entry & kLpm6Group; ++byte) {
     table_acquire_fence();
-    entry = lpm6_load_entry(view.tbl8 + size_t(entry & kLpm6NextHopMask) * kLpm6GroupEntries + addr[byte]);
+    entry = load_shared_word(view.tbl8 + size_t(entry & kLpm6NextHopMask) * kLpm6GroupEntries + addr[byte]);
   }
   if (!(entry & kLpm6Valid)) return false;
   next_hop = entry & kLpm6NextHopMask;

@@ -54,11 +54,7 @@ GNF_INLINE bool neighbour_lookup(const NeighbourView& view, uint16_t port, uint8
   const int n = family == 4 ? 4 : 16;
   for (uint32_t probe = 0; probe < kNeighbourMaxProbe; ++probe) {
     const uint32_t* slot = view.slots + ((h + probe) & view.slot_mask);
-#if defined(__CUDA_ARCH__)
-    const uint32_t s = *static_cast<const volatile uint32_t*>(slot);
-#else
-    const uint32_t s = __atomic_load_n(slot, __ATOMIC_RELAXED);
-#endif
+    const uint32_t s = load_shared_word(slot);
     if (s == 0) return false;
     if (s == kNeighbourTombstone) continue;
     record_acquire_fence();

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 
+#include "nf/l3fwd/shared_words.h"
 #include "util/hd.h"
 
 namespace gnf::nf {
@@ -22,20 +23,14 @@ GNF_INLINE void record_acquire_fence() {
 #endif
 }
 
-// Loads a record of `Words` 32-bit words with volatile loads (device) / relaxed loads (host).
+// Loads a record word by word (load_shared_word).
 template <typename Record>
 GNF_INLINE Record load_record(const Record* record) {
   static_assert(sizeof(Record) % 4 == 0 && alignof(Record) >= 4);
   Record out;
   auto* to = reinterpret_cast<uint32_t*>(&out);
   auto* from = reinterpret_cast<const uint32_t*>(record);
-  for (unsigned w = 0; w < sizeof(Record) / 4; ++w) {
-#if defined(__CUDA_ARCH__)
-    to[w] = static_cast<const volatile uint32_t*>(from)[w];
-#else
-    to[w] = __atomic_load_n(from + w, __ATOMIC_RELAXED);
-#endif
-  }
+  for (unsigned w = 0; w < sizeof(Record) / 4; ++w) to[w] = load_shared_word(from + w);
   return out;
 }
 
