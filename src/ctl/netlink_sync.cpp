@@ -50,10 +50,6 @@ std::optional<nf::IpAddress> address_from(const nlattr* attr, uint8_t family) {
   return a;
 }
 
-nf::IpPrefix network_of(nf::IpAddress a, uint8_t length) {
-  return *nf::parse_ip_prefix(a.str() + "/" + std::to_string(length));
-}
-
 bool ipv6_link_local_or_multicast(const nf::IpAddress& a) {
   return a.family == 6 && (a.bytes[0] == 0xff || (a.bytes[0] == 0xfe && (a.bytes[1] & 0xc0) == 0x80));
 }
@@ -145,7 +141,7 @@ struct NetlinkSync::Impl {
     mnl_attr_parse(nlh, sizeof *ifa, collect_attribute, &attrs);
     auto address = address_from(family == 4 && attrs[IFA_LOCAL] ? attrs[IFA_LOCAL] : attrs[IFA_ADDRESS], family);
     if (!address || ipv6_link_local_or_multicast(*address)) return void(++counters.ignored);
-    const nf::IpPrefix network = network_of(*address, ifa->ifa_prefixlen);
+    const nf::IpPrefix network = nf::network_of(*address, ifa->ifa_prefixlen);
     if (nlh->nlmsg_type == RTM_NEWADDR) {
       if (!router.is_local(*address)) router.add_address(*port, *address, network);
     } else {
@@ -164,7 +160,7 @@ struct NetlinkSync::Impl {
     nf::IpAddress destination;
     destination.family = family;
     if (attrs[RTA_DST]) destination = *address_from(attrs[RTA_DST], family);
-    const nf::IpPrefix prefix = network_of(destination, rtm->rtm_dst_len);
+    const nf::IpPrefix prefix = nf::network_of(destination, rtm->rtm_dst_len);
     if (ipv6_link_local_or_multicast(destination)) return void(++counters.ignored);
     nf::RouteTarget target;
     if (rtm->rtm_type == RTN_BLACKHOLE || rtm->rtm_type == RTN_UNREACHABLE || rtm->rtm_type == RTN_PROHIBIT) {

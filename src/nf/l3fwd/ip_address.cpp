@@ -65,6 +65,9 @@ std::optional<std::pair<IpAddress, uint8_t>> split_prefix(std::string_view text)
   return std::make_pair(*address, uint8_t(length));
 }
 
+
+}  // namespace
+
 IpPrefix network_of(IpAddress a, uint8_t length) {
   for (uint32_t bit = 0; bit < 128; bit += 8) {
     uint32_t keep = length > bit ? (length - bit < 8 ? length - bit : 8) : 0;
@@ -72,8 +75,6 @@ IpPrefix network_of(IpAddress a, uint8_t length) {
   }
   return IpPrefix{a, length};
 }
-
-}  // namespace
 
 std::optional<IpPrefix> parse_ip_prefix(std::string_view text) {
   auto parts = split_prefix(text);

@@ -27,6 +27,9 @@ struct IpPrefix {
   std::string str() const;
 };
 
+// The prefix of `length` bits that holds `address` (the bits beyond length cleared).
+IpPrefix network_of(IpAddress address, uint8_t length);
+
 // "10.0.0.1", "2001:db8::1". nullopt when the text is neither.
 std::optional<IpAddress> parse_ip_address(std::string_view text);
 // "10.0.0.0/8", "2001:db8::/32"; a bare address is a host route (/32, /128). Bits beyond the length
