@@ -85,7 +85,4 @@ nf::NfContext nf_context(const Config& config);
 // Port numbers by the ports' names ([netlink] finds a port's interface by its name).
 std::map<std::string, uint16_t> port_numbers(const Config& config);
 
-// Parses "02:00:00:00:00:01". Returns nullopt on anything else.
-std::optional<std::array<uint8_t, 6>> parse_mac(std::string_view text);
-
 }  // namespace gnf::ctl

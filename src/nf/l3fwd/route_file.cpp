@@ -8,20 +8,11 @@
 #include <fmt/format.h>
 
 #include "util/error.h"
+#include "util/mac.h"
 
 namespace gnf::nf {
 
 namespace {
-
-std::optional<std::array<uint8_t, 6>> parse_mac_text(const std::string& text) {
-  std::array<uint8_t, 6> mac{};
-  unsigned b[6];
-  char tail;
-  if (std::sscanf(text.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &tail) != 6)
-    return std::nullopt;
-  for (int i = 0; i < 6; ++i) mac[i] = uint8_t(b[i]);
-  return mac;
-}
 
 // Calls `line_fn(words, fail)` for every non-empty line, words split on blanks, comments cut.
 template <typename LineFn>
@@ -101,7 +92,7 @@ uint32_t load_neighbour_file(const std::string& path, Router& router) {
     if (w.size() != 2 && w.size() != 3) fail("a neighbour line is <address> <mac> [port]");
     auto address = parse_ip_address(w[0]);
     if (!address) fail(fmt::format("'{}' is not an IP address", w[0]));
-    auto mac = parse_mac_text(w[1]);
+    auto mac = parse_mac(w[1]);
     if (!mac) fail(fmt::format("'{}' is not a MAC address like 02:00:00:00:00:01", w[1]));
     uint16_t port = w.size() == 3 ? parse_port(w[2], router, fail) : port_of_network(*address, router, fail);
     router.set_neighbour(port, *address, *mac);
