@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../oracle/pyasn_routes.h"
+#include "chain_on_gpu.h"
 #include "gpu_test.h"
 #include "mem/block.h"
 #include "nf/chain.h"
@@ -24,14 +25,6 @@
 using namespace gnf;
 
 namespace {
-
-__global__ void run_chain_per_packet(nf::NfChainView chain, nf::PacketRef* packets, uint32_t count,
-                                     nf::NfCounters* counters) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  nf::PacketBatch batch{&packets[i], 1};
-  nf::run_chain(chain, batch, &counters[i * nf::kMaxChainLength]);
-}
 
 std::string routeviews(const char* file) {
   const char* dir = std::getenv("GNF_ROUTEVIEWS_DIR");
@@ -164,37 +157,19 @@ TEST(L3FwdOnGpu, ForwardsAsTheCpuDoesOverARealRoutingTableUpdatedWhileMirrored) 
     host_refs[i] = nf::PacketRef{&frames[size_t(i) * kSlot], uint32_t(f.size()), 0, 0, 0, nf::Verdict::Forward};
   }
 
-  mem::Block device_frames(mem::Domain::Device, frames.size());
-  mem::Block device_refs(mem::Domain::Device, kPackets * sizeof(nf::PacketRef));
-  mem::Block device_counters(mem::Domain::Device, size_t(kPackets) * nf::kMaxChainLength * sizeof(nf::NfCounters));
-  std::vector<nf::PacketRef> gpu_refs = host_refs;
-  for (uint32_t i = 0; i < kPackets; ++i) gpu_refs[i].data = device_frames.data() + size_t(i) * kSlot;
-  GNF_CUDA_CHECK(cudaMemcpy(device_frames.data(), frames.data(), frames.size(), cudaMemcpyHostToDevice));
-  GNF_CUDA_CHECK(cudaMemcpy(device_refs.data(), gpu_refs.data(), device_refs.size(), cudaMemcpyHostToDevice));
-  run_chain_per_packet<<<(kPackets + 127) / 128, 128>>>(device_view, reinterpret_cast<nf::PacketRef*>(device_refs.data()),
-                                                        kPackets, reinterpret_cast<nf::NfCounters*>(device_counters.data()));
-  GNF_CUDA_CHECK_LAUNCH();
-  GNF_CUDA_CHECK(cudaDeviceSynchronize());
-
+  // The GPU first: it works on a copy of the frames as they are; the CPU then rewrites them in place.
+  const test::ChainOnGpu gpu = test::run_chain_on_gpu(device_view, frames, host_refs);
   std::vector<nf::NfCounters> host_counters(nf::kMaxChainLength);
   nf::PacketBatch batch{host_refs.data(), kPackets};
   nf::run_chain(chain.view(), batch, host_counters.data());
 
-  std::vector<uint8_t> gpu_frames(frames.size());
-  std::vector<nf::NfCounters> gpu_counters(size_t(kPackets) * nf::kMaxChainLength);
-  GNF_CUDA_CHECK(cudaMemcpy(gpu_frames.data(), device_frames.data(), frames.size(), cudaMemcpyDeviceToHost));
-  GNF_CUDA_CHECK(cudaMemcpy(gpu_refs.data(), device_refs.data(), device_refs.size(), cudaMemcpyDeviceToHost));
-  GNF_CUDA_CHECK(cudaMemcpy(gpu_counters.data(), device_counters.data(), device_counters.size(), cudaMemcpyDeviceToHost));
   for (uint32_t i = 0; i < kPackets; ++i) {
-    ASSERT_EQ(gpu_refs[i].verdict, host_refs[i].verdict) << "packet " << i;
-    if (host_refs[i].verdict == nf::Verdict::Forward) ASSERT_EQ(gpu_refs[i].out_port, host_refs[i].out_port) << i;
+    ASSERT_EQ(gpu.refs[i].verdict, host_refs[i].verdict) << "packet " << i;
+    if (host_refs[i].verdict == nf::Verdict::Forward) ASSERT_EQ(gpu.refs[i].out_port, host_refs[i].out_port) << i;
   }
-  EXPECT_TRUE(gpu_frames == frames) << "the GPU rewrote some frame differently";
-  for (int c = 0; c < nf::L3FwdView::kCounterCount; ++c) {
-    unsigned long long sum = 0;
-    for (uint32_t i = 0; i < kPackets; ++i) sum += gpu_counters[size_t(i) * nf::kMaxChainLength].value[c];
-    EXPECT_EQ(sum, host_counters[0].value[c]) << nf::L3FwdView::kCounterNames[c];
-  }
+  EXPECT_TRUE(gpu.frames == frames) << "the GPU rewrote some frame differently";
+  for (int c = 0; c < nf::L3FwdView::kCounterCount; ++c)
+    EXPECT_EQ(gpu.counters[c], host_counters[0].value[c]) << nf::L3FwdView::kCounterNames[c];
   // Every outcome the routes were made to give did happen.
   for (int c : {nf::L3FwdView::kForwardedIpv4, nf::L3FwdView::kForwardedIpv6, nf::L3FwdView::kToHostTtl,
                 nf::L3FwdView::kToHostNoRoute, nf::L3FwdView::kToHostNoNeighbour, nf::L3FwdView::kDropBadChecksum,
