@@ -9,6 +9,9 @@ import subprocess
 
 # DESIGN.md, "Fidelity and honesty": every benchmark report states this, word for word.
 FIDELITY = (
+    "A trial in which the NIC model, not the data path, was the limit (its threads ≥ 90 % busy, or frames "
+    "taken off the wire late) is **model-bound**: the harness marks it, and its rate is never reported as a "
+    "path's capacity. The model must be far faster than what it feeds. "
     "The softnic exists because no bypass-capable NIC is on our machines. Its job is to make the GPU "
     "driver do exactly what it would do against an 82599: poll real descriptors, refill, write tails, "
     "and suffer overload in the same place (the on-NIC buffer). Where emulation costs differ from "
