@@ -479,10 +479,10 @@ namespace {
 
 // Elementwise sum over generators of one of their per-flow or per-second counts.
 std::vector<uint64_t> sum_over(const std::vector<wire::Generator*>& generators,
-                               const std::vector<uint64_t>& (wire::Generator::*counts)() const) {
+                               std::vector<uint64_t> (wire::Generator::*counts)() const) {
   std::vector<uint64_t> total;
   for (const wire::Generator* g : generators) {
-    const auto& c = (g->*counts)();
+    const std::vector<uint64_t> c = (g->*counts)();
     if (total.size() < c.size()) total.resize(c.size());
     for (size_t i = 0; i < c.size(); ++i) total[i] += c[i];
   }

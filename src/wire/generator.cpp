@@ -3,215 +3,108 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cmath>
-#include <cstring>
-
-#include "util/error.h"
-#include "wire/bytes.h"
-#include "wire/checksum.h"
-#include "wire/frame_size.h"
-#include "wire/stamp.h"
-#include "util/net_headers.h"
+#include <numeric>
 
 namespace gnf::wire {
 
 namespace {
 
-constexpr uint8_t kTtl = 64;
-constexpr uint32_t kSrcPortSpread = 50000;
-// The smallest frame (with FCS) that holds the headers and a stamp: 64 and 84 B.
-constexpr uint32_t kMinSizeIpv4 = net::kEthHeaderBytes + net::kIpv4MinHeaderBytes + net::kUdpHeaderBytes + kStampBytes + kFcsBytes;
-constexpr uint32_t kMinSizeIpv6 = net::kEthHeaderBytes + net::kIpv6HeaderBytes + net::kUdpHeaderBytes + kStampBytes + kFcsBytes;
-constexpr uint32_t kMaxSize = kMaxJumboFrameBytes + kFcsBytes;
-
-// Simple IMIX, 7:4:1 of small, 594 and 1518 B, interleaved so that no size comes in a burst.
-constexpr uint32_t kImixSmall = 0;
-constexpr uint32_t kImixPattern[] = {kImixSmall, 594, kImixSmall, kImixSmall, 594, kImixSmall,
-                                     1518, kImixSmall, 594, kImixSmall, 594, kImixSmall};
-
-uint32_t udp_offset(int ip_version) { return net::kEthHeaderBytes + (ip_version == 4 ? net::kIpv4MinHeaderBytes : net::kIpv6HeaderBytes); }
+// Elementwise sum over shards of one of their per-flow or per-second counts.
+std::vector<uint64_t> sum_over(const std::vector<std::unique_ptr<GeneratorShard>>& shards,
+                               const std::vector<uint64_t>& (GeneratorShard::*counts)() const) {
+  std::vector<uint64_t> total;
+  for (const auto& s : shards) {
+    const auto& c = (*s.*counts)();
+    if (total.size() < c.size()) total.resize(c.size());
+    for (size_t i = 0; i < c.size(); ++i) total[i] += c[i];
+  }
+  return total;
+}
 
 }  // namespace
 
-Generator::Generator(const GeneratorOptions& opts) : opts_(opts) {
-  if (opts_.ip_version != 4 && opts_.ip_version != 6)
-    throw UserError(fmt::format("generator: ip_version must be 4 or 6, not {}", opts_.ip_version));
-  uint32_t min_size = opts_.ip_version == 4 ? kMinSizeIpv4 : kMinSizeIpv6;
-  if (opts_.imix) {
-    opts_.sizes.clear();
-    for (uint32_t s : kImixPattern) opts_.sizes.push_back(s == kImixSmall ? min_size : s);
-  }
-  if (opts_.sizes.empty()) throw UserError("generator: no frame sizes given");
-  for (uint32_t size : opts_.sizes) {
-    if (size < min_size || size > kMaxSize)
-      throw UserError(fmt::format(
-          "generator: frame size {} B is out of range: UDP/IPv{} test frames are {}..{} B "
-          "(sizes include the 4-byte FCS)",
-          size, opts_.ip_version, min_size, kMaxSize));
-  }
-  if (opts_.flows == 0 || opts_.flows > kStampMaxFlows)
-    throw UserError(fmt::format("generator: flows must be 1..{}, not {}", kStampMaxFlows, opts_.flows));
-  if (!(opts_.line_gbps > 0))
-    throw UserError(fmt::format("generator: line_gbps must be positive, not {}", opts_.line_gbps));
-  if (opts_.rate_pps < 0 || opts_.rate_gbps_l1 < 0 || (opts_.rate_pps > 0 && opts_.rate_gbps_l1 > 0))
-    throw UserError("generator: give at most one of rate_pps and rate_gbps_l1, and no negative rate");
-
-  // A pps rate is compared with the line rate over one whole size cycle: individual large
-  // frames may still exceed it, and the port's line-rate pacing spaces those.
-  for (uint32_t size : opts_.sizes) mean_l1_bytes_ += double(l1_bytes(size - kFcsBytes));
-  mean_l1_bytes_ /= double(opts_.sizes.size());
-  double line_pps = opts_.line_gbps * 1e9 / (8 * mean_l1_bytes_);
-  if (opts_.rate_pps > 0 && opts_.rate_pps <= line_pps) {
-    ns_per_frame_ = 1e9 / opts_.rate_pps;
-  } else {
-    double gbps = opts_.rate_gbps_l1 > 0 ? opts_.rate_gbps_l1 : opts_.line_gbps;
-    clamped_ = opts_.rate_pps > line_pps || gbps > opts_.line_gbps;
-    ns_per_l1_byte_ = 8 / std::min(gbps, opts_.line_gbps);
-  }
-
-  if (opts_.ip_version == 4) {
-    src_ip_base_ = load_be32(opts_.src_ipv4.data());
-    dst_ip_base_ = load_be32(opts_.dst_ipv4.data());
-  } else {
-    src_ip_base_ = load_be32(opts_.src_ipv6.data() + 12);
-    dst_ip_base_ = load_be32(opts_.dst_ipv6.data() + 12);
-  }
-  for (uint32_t size : opts_.sizes) {
-    uint32_t i = 0;
-    while (i < templates_.size() && templates_[i].bytes.size() + kFcsBytes != size) ++i;
-    if (i == templates_.size()) templates_.push_back(make_template(size));
-    cycle_.push_back(i);
-  }
-  sent_per_flow_.assign(opts_.flows, 0);
+Generator::Generator(const GeneratorOptions& opts) : plan_(std::make_shared<const GeneratorPlan>(opts)) {
+  clamped_ = plan_->clamped();
+  shards_.push_back(std::make_unique<GeneratorShard>(plan_));
+  frame_.resize(plan_->largest_frame_len());
 }
 
-// Everything but the per-frame fields (addresses, source port, stamp, checksum), which stay
-// zero here so that `sum` covers only the constant part.
-Generator::Template Generator::make_template(uint32_t size) const {
-  Template t;
-  uint32_t len = size - kFcsBytes;
-  t.bytes.assign(len, 0);
-  uint8_t* f = t.bytes.data();
-  std::memcpy(f, opts_.dst_mac.data(), 6);
-  std::memcpy(f + 6, opts_.src_mac.data(), 6);
-  uint8_t* ip = f + net::kEthHeaderBytes;
-  uint32_t udp_off = udp_offset(opts_.ip_version);
-  uint8_t* udp = f + udp_off;
-  uint16_t udp_len = uint16_t(len - udp_off);
-  store_be16(udp + 2, opts_.dst_port);
-  store_be16(udp + 4, udp_len);
-  for (uint32_t i = udp_off + net::kUdpHeaderBytes + kStampBytes; i < len; ++i) f[i] = uint8_t(i);
-
-  if (opts_.ip_version == 4) {
-    store_be16(f + 12, 0x0800);
-    ip[0] = 0x45;
-    store_be16(ip + 2, uint16_t(len - net::kEthHeaderBytes));
-    // Identification 0 with DF set is fine for atomic datagrams (RFC 6864).
-    store_be16(ip + 6, 0x4000);
-    ip[8] = kTtl;
-    ip[9] = net::kIpProtoUdp;
-    t.sum = checksum_add(0, ip, net::kIpv4MinHeaderBytes);
-  } else {
-    store_be16(f + 12, 0x86dd);
-    ip[0] = 0x60;
-    store_be16(ip + 4, udp_len);
-    ip[6] = net::kIpProtoUdp;
-    ip[7] = kTtl;
-    std::memcpy(ip + 8, opts_.src_ipv6.data(), 12);
-    std::memcpy(ip + 24, opts_.dst_ipv6.data(), 12);
-    // UDP checksum over the pseudo-header (addresses, upper-layer length, next header) and the
-    // whole datagram (RFC 8200 section 8.1).
-    t.sum = checksum_add(0, ip + 8, 32) + udp_len + net::kIpProtoUdp;
-    t.sum = checksum_add(t.sum, udp, udp_len);
-  }
-  return t;
+void Generator::start(uint64_t start_ns) {
+  for (auto& s : shards_) s->start(start_ns);
 }
-
-void Generator::patch(Template& t, uint32_t flow, uint64_t seq, uint64_t send_time_ns) const {
-  uint8_t* f = t.bytes.data();
-  uint32_t udp_off = udp_offset(opts_.ip_version);
-  uint8_t* udp = f + udp_off;
-  uint8_t* stamp = udp + net::kUdpHeaderBytes;
-  store_be16(udp, uint16_t(opts_.src_port_base + flow % kSrcPortSpread));
-  encode_stamp(stamp, Stamp{Stamp::make_flow_seq(flow, seq), send_time_ns});
-  if (opts_.ip_version == 4) {
-    uint8_t* ip = f + net::kEthHeaderBytes;
-    store_be32(ip + 12, src_ip_base_ + flow);
-    store_be32(ip + 16, dst_ip_base_ + flow);
-    store_be16(ip + 10, checksum_finish(checksum_add(t.sum, ip + 12, 8)));
-  } else {
-    uint8_t* ip = f + net::kEthHeaderBytes;
-    store_be32(ip + 20, src_ip_base_ + flow);
-    store_be32(ip + 36, dst_ip_base_ + flow);
-    uint64_t sum = checksum_add(t.sum, ip + 20, 4);
-    sum = checksum_add(sum, ip + 36, 4);
-    sum = checksum_add(sum, udp, 2);
-    sum = checksum_add(sum, stamp, kStampBytes);
-    uint16_t csum = checksum_finish(sum);
-    // 0 means "no checksum", which IPv6 forbids; all-ones is the same value in one's complement.
-    store_be16(udp + 6, csum ? csum : 0xffff);
-  }
-}
-
-double Generator::rate_pps() const {
-  return ns_per_frame_ > 0 ? 1e9 / ns_per_frame_ : rate_gbps_l1() * 1e9 / (8 * mean_l1_bytes_);
-}
-
-double Generator::rate_gbps_l1() const {
-  return ns_per_l1_byte_ > 0 ? 8 / ns_per_l1_byte_ : rate_pps() * 8 * mean_l1_bytes_ / 1e9;
-}
-
-void Generator::start(uint64_t start_ns) { start_ns_ = start_ns; }
 
 void Generator::set_window(const MeasuredWindow& window) {
-  window_ = window;
-  window_per_flow_.assign(opts_.flows, 0);
-  window_per_second_.assign(window.seconds(), 0);
+  for (auto& s : shards_) s->set_window(window);
 }
 
 Next Generator::next(Frame& out) {
-  if (opts_.count && counters_.frames >= opts_.count) {
+  GeneratorShard& shard = *shards_.front();
+  if (shard.done()) {
     finished_.store(true, std::memory_order_release);
     return Next::Exhausted;
   }
-  // From the index or the cumulative bytes, never by adding rounded steps, so nothing drifts.
-  double offset = ns_per_frame_ > 0 ? double(counters_.frames) * ns_per_frame_
-                                    : double(cum_l1_bytes_) * ns_per_l1_byte_;
-  uint64_t offset_ns = uint64_t(std::llround(offset));
-  if (opts_.duration_ns && offset_ns >= opts_.duration_ns) {
-    finished_.store(true, std::memory_order_release);
-    return Next::Exhausted;
-  }
-
-  Template& t = templates_[cycle_[cycle_pos_]];
-  uint32_t flow = next_flow_;
-  uint64_t time_ns = start_ns_ + offset_ns;
-  patch(t, flow, sent_per_flow_[flow]++, time_ns);
-  out = Frame{t.bytes.data(), uint32_t(t.bytes.size()), time_ns};
-  if (window_ && window_->contains(time_ns)) {
-    window_per_flow_[flow]++;
-    window_per_second_[window_->second_of(time_ns)]++;
-  }
-
-  if (++cycle_pos_ == cycle_.size()) cycle_pos_ = 0;
-  if (++next_flow_ == opts_.flows) next_flow_ = 0;
-  cum_l1_bytes_ += l1_bytes(out.len);
-  counters_.frames++;
-  counters_.bytes += out.len;
+  shard.write_front(frame_.data());
+  out = Frame{frame_.data(), shard.len(), shard.send_ns()};
+  shard.pop();
   return Next::Frame;
 }
 
-SourceCounters Generator::counters() const { return counters_; }
+bool Generator::splittable() const {
+  const uint64_t period = std::lcm(uint64_t(plan_->flows()), uint64_t(plan_->cycle_length()));
+  return !plan_->frames_may_overlap() && period <= GeneratorShard::kMaxPeriod;
+}
+
+std::vector<GeneratorShard*> Generator::split(const std::vector<uint32_t>& shard_of_flow, uint32_t shards) {
+  std::vector<std::vector<uint32_t>> flows(shards);
+  for (uint32_t f = 0; f < plan_->flows(); ++f) flows.at(shard_of_flow.at(f)).push_back(f);
+  shards_.clear();
+  std::vector<GeneratorShard*> out;
+  for (const auto& mine : flows) {
+    shards_.push_back(std::make_unique<GeneratorShard>(plan_, mine));
+    out.push_back(shards_.back().get());
+  }
+  shards_running_.store(shards);
+  return out;
+}
+
+std::vector<uint8_t> Generator::sample_frame(uint32_t flow) const {
+  std::vector<uint8_t> f(plan_->frame_len(plan_->template_at(0)));
+  plan_->write(f.data(), plan_->template_at(0), flow, 0, 0);
+  return f;
+}
+
+void Generator::shard_finished() {
+  if (shards_running_.fetch_sub(1) == 1) finished_.store(true, std::memory_order_release);
+}
+
+SourceCounters Generator::counters() const {
+  SourceCounters c;
+  for (const auto& s : shards_) {
+    c.frames += s->frames();
+    c.bytes += s->bytes();
+  }
+  return c;
+}
+
+std::vector<uint64_t> Generator::sent_per_flow() const { return sum_over(shards_, &GeneratorShard::sent_per_flow); }
+
+std::vector<uint64_t> Generator::sent_in_window_per_flow() const {
+  return sum_over(shards_, &GeneratorShard::sent_in_window_per_flow);
+}
+
+std::vector<uint64_t> Generator::sent_in_window_per_second() const {
+  return sum_over(shards_, &GeneratorShard::sent_in_window_per_second);
+}
 
 std::string Generator::describe() const {
-  std::string sizes = opts_.imix ? "IMIX" : fmt::format("{} B", fmt::join(opts_.sizes, "/"));
-  std::string rate = ns_per_frame_ > 0 ? fmt::format("{} pps", opts_.rate_pps)
-                                       : fmt::format("{} Gbit/s (L1)", 8 / ns_per_l1_byte_);
-  std::string s = fmt::format("generator: UDP/IPv{}, {}, {} flow(s), {}{}", opts_.ip_version, sizes,
-                              opts_.flows, rate, clamped_ ? " (clamped to line rate)" : "");
-  if (opts_.count) s += fmt::format(", {} frames", opts_.count);
-  if (opts_.duration_ns) s += fmt::format(", {} ns", opts_.duration_ns);
+  const GeneratorOptions& o = options();
+  std::string sizes = o.imix ? "IMIX" : fmt::format("{} B", fmt::join(o.sizes, "/"));
+  std::string rate = o.rate_pps > 0 && !clamped_ ? fmt::format("{} pps", o.rate_pps)
+                                                 : fmt::format("{} Gbit/s (L1)", plan_->rate_gbps_l1());
+  std::string s = fmt::format("generator: UDP/IPv{}, {}, {} flow(s), {}{}", o.ip_version, sizes, o.flows, rate,
+                              clamped_ ? " (clamped to line rate)" : "");
+  if (o.count) s += fmt::format(", {} frames", o.count);
+  if (o.duration_ns) s += fmt::format(", {} ns", o.duration_ns);
   return s;
 }
 

@@ -35,17 +35,29 @@ uint64_t LatencyHistogram::bucket_high(size_t bucket) const {
   return bucket_low(bucket) + ((uint64_t(1) << shift) - 1);
 }
 
+namespace {
+constexpr __int128 kExactDeviation = __int128(1) << 40;
+}  // namespace
+
+void LatencyHistogram::add_deviation(__int128 d, uint64_t times) {
+  deviations_ += d * __int128(times);
+  const __int128 magnitude = d < 0 ? -d : d;
+  if (magnitude < kExactDeviation) {
+    squares_ += (unsigned __int128)(magnitude * magnitude) * times;
+  } else {
+    far_squares_ += (long double)magnitude * (long double)magnitude * (long double)times;
+  }
+}
+
 void LatencyHistogram::record(uint64_t ns) {
   size_t b = bucket_of(ns);
   if (b >= counts_.size()) counts_.resize(b + 1);
   counts_[b]++;
-  count_++;
+  if (count_++ == 0) shift_ = ns;
   min_ = std::min(min_, ns);
   max_ = std::max(max_, ns);
   sum_ += ns;
-  long double delta = (long double)ns - welford_mean_;
-  welford_mean_ += delta / count_;
-  m2_ += delta * ((long double)ns - welford_mean_);
+  add_deviation(__int128(ns) - __int128(shift_), 1);
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {
@@ -54,11 +66,19 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
   if (other.count_ == 0) return;
   if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size());
   for (size_t b = 0; b < other.counts_.size(); ++b) counts_[b] += other.counts_[b];
-  // Chan et al.'s pairwise update of Welford's sums.
-  long double n_a = count_, n_b = other.count_, n = n_a + n_b;
-  long double delta = other.welford_mean_ - welford_mean_;
-  welford_mean_ += delta * n_b / n;
-  m2_ += other.m2_ + delta * delta * n_a * n_b / n;
+  if (count_ == 0) shift_ = other.shift_;
+  // The other's sums, moved to this shift: with e = other.shift - shift, each deviation grows by e,
+  // so the sum grows by n e and the squares by 2 e (sum of deviations) + n e^2.
+  const __int128 e = __int128(other.shift_) - __int128(shift_);
+  deviations_ += other.deviations_;
+  squares_ += other.squares_;
+  far_squares_ += other.far_squares_;
+  if (e != 0) {
+    const __int128 cross = 2 * e * other.deviations_;
+    if (cross >= 0) squares_ += (unsigned __int128)cross;
+    else squares_ -= (unsigned __int128)(-cross);
+    add_deviation(e, other.count_);
+  }
   count_ += other.count_;
   min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
@@ -67,7 +87,13 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
 
 double LatencyHistogram::mean() const { return count_ ? double((long double)sum_ / count_) : 0; }
 
-double LatencyHistogram::stddev() const { return count_ ? double(std::sqrt(m2_ / count_)) : 0; }
+double LatencyHistogram::stddev() const {
+  if (count_ == 0) return 0;
+  const long double n = count_;
+  const long double mean_deviation = (long double)deviations_ / n;
+  const long double variance = ((long double)squares_ + far_squares_) / n - mean_deviation * mean_deviation;
+  return variance > 0 ? double(std::sqrt(variance)) : 0;
+}
 
 uint64_t LatencyHistogram::percentile(double q) const {
   if (count_ == 0) return 0;

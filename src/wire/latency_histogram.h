@@ -5,7 +5,9 @@
 // wider than 1/1024 of the values in it. Fewer bits trade precision for memory: with b bits the
 // exact range is below 2^(b+1) ns and buckets are at most 1/2^b of their values wide (b = 6: 1.6 %,
 // about 10 KiB for latencies up to 10 ms; b = 10: about 120 KiB).
-// Count, min, max, mean and standard deviation are exact (kept beside the buckets).
+// Count, min, max, mean and standard deviation are exact (kept beside the buckets). Recording a
+// value is integer work only (a sink records every frame it measures, at up to line rate): the
+// moments are sums of integers, divided once when they are read.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -51,10 +53,15 @@ class LatencyHistogram {
   uint64_t min_ = UINT64_MAX;
   uint64_t max_ = 0;
   unsigned __int128 sum_ = 0;  // exact: 2^64 values below 2^64 cannot overflow it
-  // Welford's running mean and sum of squared deviations; long double keeps the variance
-  // accurate even when the mean is large and the spread small (µs latency, ns jitter).
-  long double welford_mean_ = 0;
-  long double m2_ = 0;
+  // The spread is kept as sums of deviations from the first value recorded (`shift_`), so that a
+  // large mean with a small spread (µs latency, ns jitter) loses nothing to cancellation: for
+  // |deviation| < 2^40 ns (18 minutes) the sums are exact integers; the rare larger deviation
+  // adds its square to `far_squares_` instead, where exactness cannot matter.
+  uint64_t shift_ = 0;
+  __int128 deviations_ = 0;
+  unsigned __int128 squares_ = 0;
+  long double far_squares_ = 0;
+  void add_deviation(__int128 d, uint64_t times);
 };
 
 }  // namespace gnf::wire
