@@ -36,14 +36,6 @@ nlohmann::json latency_json(const wire::LatencyHistogram& h) {
 
 namespace {
 
-nlohmann::json dma_work_json(const path::PortStats::DmaWork& w) {
-  return {{"write_batches", w.write_batches},
-          {"write_copies", w.write_copies},
-          {"read_batches", w.read_batches},
-          {"read_wait_ns", w.read_wait_ns},
-          {"write_wait_ns", w.write_wait_ns}};
-}
-
 // How the NIC model kept up with the wire and where its DMA time went (not an 82599 view).
 nlohmann::json nic_model_json(const path::PortStats& p) {
   uint64_t taken = p.rx_packets + p.rx_missed + p.rx_runt + p.rx_oversize;
@@ -53,7 +45,7 @@ nlohmann::json nic_model_json(const path::PortStats& p) {
             {"late_frames", p.wire_late_frames},
             {"late_threshold_ns", nic::kLateFrameNs}}},
           {"tx_rounds", p.tx_rounds},
-          {"dma", {{"rx", dma_work_json(p.rx_dma)}, {"tx", dma_work_json(p.tx_dma)}}}};
+          {"queue_groups", p.queue_groups}};
 }
 
 // What went over the Linux interface a port is attached to: gnf's counts and the kernel's drops.

@@ -1,29 +1,32 @@
 // A softnic port: the model of one 82599 port as its driver sees it.
 //
-// The wire side takes frames from a Source at line rate into the on-NIC rx buffer; the DMA side
+// The wire side takes frames from a source at line rate into the on-NIC rx buffer; the DMA side
 // moves them into the buffers of rx descriptors the driver supplied (never advancing RDH onto RDT),
-// and sends what the driver queued on tx rings out to a Sink at line rate. A port is driven by
-// calling poll() from one NIC-model thread; the driver talks to it only through the register
-// block and the rings in memory, exactly as it would to hardware.
+// and sends what the driver queued on tx rings out to a sink at line rate. The driver talks to the
+// port only through the register block and the rings in memory, exactly as it would to hardware.
+//
+// The port's queues are served in queue groups (queue_group.h), each by one NIC-model thread, so
+// that the model scales with threads; what the 82599 shares between its queues, the groups share
+// here: the on-NIC rx buffer's capacity (512 KiB), the stall of a port whose queue without DROP_EN
+// has no descriptor (head-of-line blocking), and the tx line.
 #pragma once
-#include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "nic/dma.h"
+#include "nic/dma_counters.h"
 #include "nic/pacing.h"
+#include "nic/port_counters.h"
+#include "nic/queue_group.h"
 #include "nic/regs.h"
 #include "nic/rss.h"
-#include "nic/rx_buffer.h"
-#include "util/counter.h"
+#include "wire/generator.h"
 #include "wire/wire.h"
 
 namespace gnf::nic {
-
-inline constexpr uint64_t kLateFrameNs = 10'000;
 
 struct PortOptions {
   std::string name = "port0";
@@ -38,11 +41,6 @@ struct PortOptions {
   // The on-NIC transmit packet buffer (160 KiB on the 82599): how far ahead of the line the NIC may
   // fetch descriptors and packets. It lets the NIC keep the line busy between two polls.
   uint32_t tx_buffer_bytes = 160 * 1024;
-  // Rx write-back batching (RXDCTL.WTHRESH, with the interrupt throttle timer as the bound on
-  // waiting): write-backs are pushed out once this many are pending or the oldest waited this long.
-  // Host-memory DMA is immediate, so this matters where DMA goes through a copy engine.
-  uint32_t rx_writeback_batch = 32;
-  uint64_t rx_writeback_timeout_ns = 4000;
   std::array<uint8_t, 6> mac = {0x02, 0, 0, 0, 0, 0};
   RssConfig rss;
   // Calibration (`gnf bench --calibrate`): frames that pass the MAC checks, RSS and the rx buffer
@@ -53,145 +51,87 @@ struct PortOptions {
   bool loopback = false;
 };
 
-// Modelled on the 82599's statistics registers (section 8.2.3.23); names in comments.
-struct PortCounters {
-  Counter rx_good_packets;       // GPRC: delivered into an rx descriptor
-  Counter rx_good_bytes;         // GORC (with FCS)
-  Counter tx_good_packets;       // GPTC
-  Counter tx_good_bytes;         // GOTC (with FCS)
-  Counter rx_missed;             // MPC: dropped because the rx buffer was full
-  Counter rx_runt;               // RUC: shorter than 64 B with FCS
-  Counter rx_oversize;           // ROC: longer than max_frame_bytes
-  Counter rx_no_desc_drop;       // sum of QPRDC: dropped for a DROP_EN queue with no descriptor
-  Counter rx_no_desc_stall;      // RNBC: a non-DROP_EN queue had no descriptor, the port waited
-  Counter rx_buffer_too_small;   // frame larger than the descriptor's buffer (no scatter in gnf)
-  Counter rx_queue_disabled;     // frame hashed to a queue that is not enabled
-  Counter tx_bad_desc;           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length)
-  // Not an 82599 counter, a model diagnostic: descriptors the driver overwrote before the NIC sent
-  // them, seen as TDT moving further than the ring had room for (only a driver without tx
-  // completions, tx_completion = "none", can do that). Those packets are never sent.
-  Counter tx_overrun;
-  Counter rx_pause;              // flow control: arrivals held back because the buffer was full
-  // The model's own health, not an 82599 counter: how late (after its last bit arrived) the NIC
-  // model took each frame off the wire. A model that keeps up takes every frame within a poll;
-  // frames taken more than kLateFrameNs late mean the wire outran the model, and latencies and
-  // rates measured then describe the model, not the data path.
-  Counter wire_lag_max_ns;
-  Counter wire_lag_sum_ns;
-  Counter wire_late_frames;
-  // Transmit rounds that sent something (each: one descriptor fetch, one packet read).
-  Counter tx_rounds;
-  std::array<Counter, kMaxQueues> rx_queue_packets;  // QPRC
-  std::array<Counter, kMaxQueues> rx_queue_drops;    // QPRDC
-  std::array<Counter, kMaxQueues> tx_queue_packets;  // QPTC
+// What is attached to a port, and how its queues are served.
+struct PortWiring {
+  // Frames arriving on the wire, or none. A generator is split over the groups where it can be.
+  wire::Source* source = nullptr;
+  wire::Generator* generator = nullptr;  // the source, when it is a generator
+  // Where transmitted frames go, one sink per queue group (null: nowhere); the number of groups.
+  std::vector<wire::Sink*> sinks = {nullptr};
+  DmaSide dma = DmaSide::Host;
+  // Where the FIFOs between the wire side and the DMA side live: HostPinned for the GPU agent.
+  mem::Domain fifo_domain = mem::Domain::Host;
 };
 
 class Port {
  public:
-  // `source` and `sink` may be null (a port with nothing attached on that side). The rx and tx
-  // sides each have a DMA engine of their own (they may run on different threads); they may be
-  // the same engine when one thread polls the whole port. `regs`, when given, is where the register
-  // block lives (pinned host memory for a GPU driver) and must outlive the port; otherwise the port
-  // allocates it in host memory.
-  Port(const PortOptions& options, DmaEngine& rx_dma, DmaEngine& tx_dma, wire::Source* source, wire::Sink* sink,
-       PortRegs* regs = nullptr);
-  Port(const PortOptions& options, DmaEngine& dma, wire::Source* source, wire::Sink* sink)
-      : Port(options, dma, dma, source, sink) {}
+  // `regs`, when given, is where the register block lives (pinned host memory for a GPU driver)
+  // and must outlive the port; otherwise the port allocates it in host memory. Throws UserError
+  // when the wiring asks for several groups and the source cannot be split.
+  Port(const PortOptions& options, PortWiring wiring, PortRegs* regs = nullptr);
+  // One group, host DMA.
+  Port(const PortOptions& options, wire::Source* source, wire::Sink* sink);
 
   PortRegs& regs() { return *regs_; }
   const PortOptions& options() const { return options_; }
-  const PortCounters& counters() const { return counters_; }
+  // The counters of every group added up, with the GPU agent's (add_agent_counters).
+  PortCounters counters() const;
+  DmaCounters dma_counters() const;
+
+  // Whether a port with this source and these options can have several queue groups.
+  static bool splittable(const PortOptions& options, const wire::Source* source, const wire::Generator* generator);
+
+  uint32_t group_count() const { return uint32_t(groups_.size()); }
+  QueueGroup& group(uint32_t g) { return *groups_[g]; }
 
   // Starts the wire clocks and the source at `now_ns`.
   void start(uint64_t now_ns);
-  // The clock a running dataplane polls with (CLOCK_MONOTONIC ns). With one, a frame's first bit
-  // leaves no earlier than when its packet read returned, however long the DMA took; without
-  // (tests that set the time themselves), the round's time stands for both.
-  void set_clock(uint64_t (*clock_ns)()) { clock_ns_ = clock_ns; }
-  // One round of NIC work at time `now_ns`. Returns true if anything moved.
+  // One round of NIC work on a one-group port at time `now_ns`. Returns true if anything moved.
   bool poll(uint64_t now_ns) {
-    bool moved = poll_rx(now_ns);
-    return poll_tx(now_ns) || moved;
+    bool moved = groups_[0]->poll_rx(now_ns);
+    return groups_[0]->poll_tx(now_ns) || moved;
   }
-  // The two directions share no state, so two NIC-model threads may run them side by side:
-  // wire in + rx DMA ...
-  bool poll_rx(uint64_t now_ns);
-  // ... and tx DMA + wire out.
-  bool poll_tx(uint64_t now_ns);
+  bool poll_rx(uint64_t now_ns) { return groups_[0]->poll_rx(now_ns); }
+  bool poll_tx(uint64_t now_ns) { return groups_[0]->poll_tx(now_ns); }
   // Takes no more frames from the source (Ctrl-C, end of a timed run). Thread-safe.
-  void stop_source() { source_stopped_.store(true, std::memory_order_relaxed); }
+  void stop_source();
 
   // No more frames will come from the wire and the rx buffer is empty.
-  bool rx_drained() const { return rx_drained_.load(std::memory_order_acquire); }
-  // Every tx ring is empty (TDH == TDT on all enabled queues).
+  bool rx_drained() const;
+  // Every tx ring is empty (TDH == TDT on all enabled queues) and nothing waits to be sent.
   bool tx_drained() const;
 
- private:
-  uint64_t (*clock_ns_)() = nullptr;
-  bool admit_arrivals(uint64_t now_ps);
-  void record_lag(uint64_t lag_ps);
-  bool dma_to_rx_rings();
-  bool loop_back(uint64_t now_ps);
-  bool transmit(uint64_t now_ps);
-  bool next_source_frame();
+  // --- What the queue groups share (queue_group.cpp) ---
+  // Takes room for frames in the on-NIC rx buffer, into `credit`, until it holds `need` bytes;
+  // false if the buffer has not that much room. Credit left over is handed back with
+  // free_rx_buffer() at the end of a poll.
+  bool take_rx_buffer(int64_t& credit, uint32_t need);
+  void free_rx_buffer(int64_t bytes);
+  // Reserves the tx line for `wire_ps` picoseconds of frames starting no earlier than
+  // `earliest_ps`; returns when the first of them starts.
+  uint64_t reserve_line(uint64_t wire_ps, uint64_t earliest_ps);
+  uint64_t line_free_ps() const { return tx_line_free_ps_.load(std::memory_order_relaxed); }
+  uint64_t tx_window_ps() const { return tx_window_ps_; }
+  uint64_t ps_per_byte() const { return ps_per_byte_; }
+  // Head-of-line blocking: queues without DROP_EN that found no descriptor.
+  std::atomic<uint32_t>& stalled_queues() { return stalled_queues_; }
+  // Adds the GPU agent's counters for this port to a sum of counters() and dma_counters()
+  // (gpu_agent.h); null: none.
+  using AgentCounters = std::function<void(PortCounters&, DmaCounters&)>;
+  void set_agent_counters(AgentCounters add) { agent_counters_ = std::move(add); }
 
+ private:
   PortOptions options_;
-  DmaEngine& rx_dma_;
-  DmaEngine& tx_dma_;
-  uint32_t rx_writebacks_pending_ = 0;
-  uint64_t rx_writeback_oldest_ns_ = 0;
-  wire::Source* source_;
-  wire::Sink* sink_;
   std::unique_ptr<PortRegs> own_regs_;
   PortRegs* regs_;
-  std::unique_ptr<ToeplitzTable> rss_table_;
-  RxPacketBuffer rx_buffer_;
-  LineClock rx_line_;
-  LineClock tx_line_;
-  PortCounters counters_;
-
-  // The frame the wire is currently delivering, with its computed arrival (last bit) time.
-  wire::Frame pending_{};
-  bool have_pending_ = false;
-  uint64_t pending_arrival_ps_ = 0;
-  bool source_done_ = false;
-  std::atomic<bool> source_stopped_{false};
-  std::atomic<bool> rx_drained_{false};
-
-  // Descriptor prefetch (the 82599 fetches rx descriptors in bursts): buffer addresses of the
-  // descriptors [first, first + count) of one queue, fetched in one DMA read.
-  static constexpr uint32_t kDescBurst = 128;
-  // Tx descriptors fetched per queue per transmit round.
-  static constexpr uint32_t kTxDescBurst = 256;
-  struct RxDescCache {
-    uint32_t first = 0;
-    uint32_t count = 0;
-    uint64_t pkt_addr[kDescBurst];
-  };
-  uint64_t rx_buffer_address(uint16_t queue, uint32_t rdh, uint32_t rdt, uint32_t entries, uint64_t ring_base);
-  std::vector<RxDescCache> rx_desc_cache_;
-
-  bool rx_stalled_ = false;  // counts RNBC once per stall, not once per poll
-  bool pause_counted_ = false;
-  uint64_t tx_window_ps_ = 0;
-  std::vector<uint8_t> tx_staging_;
-  uint32_t tx_next_queue_ = 0;
-  // One transmit round's work, kept between rounds so the hot path does not allocate.
-  struct TxFetch {
-    uint32_t queue;
-    uint32_t tdh;
-    uint32_t count;       // descriptors fetched
-    uint32_t entries;
-    uint64_t ring_base;
-    uint32_t first_desc;  // index into tx_descs_
-    uint32_t taken;       // of those, how many this round sends (or counts as bad)
-  };
-  std::vector<TxFetch> tx_fetches_;
-  std::vector<DescRead> desc_reads_;
-  std::vector<PacketRead> packet_reads_;
-  std::vector<ixgbe_adv_tx_desc> tx_descs_;
-  std::vector<uint8_t> tx_sendable_;
-  std::array<uint32_t, kMaxQueues> last_tdt_{};  // per tx queue, the tail seen last round
+  uint64_t ps_per_byte_;
+  uint64_t tx_window_ps_;
+  std::vector<RssResult> flow_rss_;  // a split generator's flows
+  std::vector<std::unique_ptr<QueueGroup>> groups_;
+  AgentCounters agent_counters_;
+  alignas(64) std::atomic<int64_t> rx_buffer_free_;
+  alignas(64) std::atomic<uint64_t> tx_line_free_ps_{0};
+  alignas(64) std::atomic<uint32_t> stalled_queues_{0};
 };
 
 }  // namespace gnf::nic

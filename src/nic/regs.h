@@ -3,8 +3,7 @@
 // Names follow the 82599 datasheet (section 8.2.3): per rx queue RDBAL/RDBAH/RDLEN/RDH/RDT/SRRCTL,
 // per tx queue TDBAL/TDBAH/TDLEN/TDH/TDT/TXDCTL plus the head write-back address TDWBAL/TDWBAH.
 // The block lives in host memory; for the GPU driver it is mapped into the GPU's address space,
-// just as a real BAR would be. Each queue's registers get their own cache line so that the NIC
-// thread and one driver thread per queue never false-share.
+// just as a real BAR would be.
 //
 // Every access goes through reg_read()/reg_write() below, the one audited place for their
 // memory ordering:
@@ -14,6 +13,7 @@
 //  - reg_read is an acquire load, pairing with the releases above.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #if defined(__CUDACC__)
 #include "util/sys_atomic.cuh"
 #endif
@@ -29,28 +29,32 @@ inline constexpr uint32_t IXGBE_RXDCTL_ENABLE = 0x02000000;
 inline constexpr uint32_t IXGBE_TXDCTL_ENABLE = 0x02000000;
 inline constexpr uint32_t IXGBE_TDWBAL_HEAD_WB_EN = 0x1;      // head write-back enable (7.2.3.5.2)
 
+// Each queue's registers take two cache lines: the first holds what the driver writes (the tail
+// and the queue's set-up), the second what the NIC writes (the head). The driver's tail writes and
+// the NIC's head writes, each once per burst from different cores (or from the GPU), never
+// contend for one line.
 struct alignas(64) RxQueueRegs {
   uint32_t RDBAL;   // ring base, low 32 bits
   uint32_t RDBAH;   // ring base, high 32 bits
   uint32_t RDLEN;   // ring length in bytes (descriptors * 16)
-  uint32_t RDH;     // head: next descriptor the NIC fills (written by the NIC)
   uint32_t RDT;     // tail: one past the last descriptor the driver gave the NIC
-  uint32_t SRRCTL;  // DROP_EN
+  uint32_t SRRCTL;  // BSIZEPACKET, DROP_EN
   uint32_t RXDCTL;  // ENABLE
+  alignas(64) uint32_t RDH;  // head: next descriptor the NIC fills (written by the NIC)
 };
-static_assert(sizeof(RxQueueRegs) == 64);
+static_assert(sizeof(RxQueueRegs) == 128 && offsetof(RxQueueRegs, RDH) == 64);
 
 struct alignas(64) TxQueueRegs {
   uint32_t TDBAL;
   uint32_t TDBAH;
   uint32_t TDLEN;
-  uint32_t TDH;     // head: next descriptor the NIC sends (written by the NIC)
   uint32_t TDT;     // tail: one past the last descriptor the driver queued
   uint32_t TXDCTL;  // ENABLE
   uint32_t TDWBAL;  // head write-back address low (bit 0: enable)
   uint32_t TDWBAH;
+  alignas(64) uint32_t TDH;  // head: next descriptor the NIC sends (written by the NIC)
 };
-static_assert(sizeof(TxQueueRegs) == 64);
+static_assert(sizeof(TxQueueRegs) == 128 && offsetof(TxQueueRegs, TDH) == 64);
 
 struct PortRegs {
   RxQueueRegs rx[kMaxQueues];

@@ -11,7 +11,6 @@
 #include "util/clock.h"
 #include "util/error.h"
 #include "mem/cuda_alloc.h"
-#include "nic/cuda_dma.h"
 #include "wire/pcap_source.h"
 
 namespace gnf::path {
@@ -100,25 +99,29 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
     } else {
       sources_.push_back(make_source(spec.source));
     }
-    if (spec.source.kind == ctl::SourceSpec::Kind::Generator)
-      generators_.push_back(static_cast<wire::Generator*>(sources_.back().get()));
+    wire::Generator* generator = nullptr;
+    if (spec.source.kind == ctl::SourceSpec::Kind::Generator) {
+      generator = static_cast<wire::Generator*>(sources_.back().get());
+      generators_.push_back(generator);
+    }
     if (!spec.sink.pcap_file.empty()) {
       pcap_sinks_.push_back(std::make_unique<wire::PcapSink>(spec.sink.pcap_file));
       inner = pcap_sinks_.back().get();
     }
-    sinks_.push_back(std::make_unique<wire::MeasuringSink>(inner));
-    // One DMA engine per direction: a port's rx and tx sides may run on different NIC threads.
+    const uint32_t groups = inner ? 1 : queue_groups(spec, sources_.back().get());
+    nic::PortWiring wiring{sources_.back().get(), generator, {}, bypass ? nic::DmaSide::GpuAgent : nic::DmaSide::Host,
+                           bypass ? mem::Domain::HostPinned : mem::Domain::Host};
+    sinks_.emplace_back();
+    for (uint32_t g = 0; g < groups; ++g) {
+      sinks_.back().push_back(std::make_unique<wire::MeasuringSink>(inner));
+      wiring.sinks.push_back(sinks_.back().back().get());
+    }
     nic::PortRegs* regs = nullptr;
-    for (int direction = 0; direction < 2; ++direction)
-      dmas_.push_back(!bypass ? std::make_unique<nic::HostDma>()
-                      : config_.gpu_dma == ctl::Config::GpuDma::Sm ? nic::make_sm_dma()
-                                                                   : nic::make_cuda_dma());
     if (bypass) {
       pinned_regs_.push_back(std::make_unique<PinnedRegs>());
       regs = pinned_regs_.back()->regs;
     }
-    ports_.push_back(std::make_unique<nic::Port>(spec.nic, *dmas_[dmas_.size() - 2], *dmas_.back(),
-                                                 sources_.back().get(), sinks_.back().get(), regs));
+    ports_.push_back(std::make_unique<nic::Port>(spec.nic, std::move(wiring), regs));
   }
 
   std::vector<nic::Port*> ports;
@@ -128,6 +131,7 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   if (router) make_slow_path(queues);
   if (bypass) {
     bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->device_view());
+    agent_ = std::make_unique<nic::GpuAgent>(ports);
     if (config_.driver.one_way == driver::OneWay::Rx) gpu_sink_ = std::make_unique<wire::MeasuringSink>();
   } else {
     for (uint16_t q = 0; q < queues; ++q)
@@ -141,7 +145,15 @@ Pipeline::~Pipeline() {
   // Before anything frees GPU or pinned memory (which waits for the whole device), no kernel may
   // still spin: not the planes' runners, not the DMA engines' blocks.
   for (auto& plane : planes_) plane->stop_gpu();
-  for (auto& dma : dmas_) dma->stop();
+  if (agent_) agent_->stop();
+}
+
+uint32_t Pipeline::queue_groups(const ctl::PortSpec& spec, const wire::Source* source) const {
+  const auto* generator = spec.source.kind == ctl::SourceSpec::Kind::Generator
+                              ? static_cast<const wire::Generator*>(source)
+                              : nullptr;
+  if (!nic::Port::splittable(spec.nic, source, generator)) return 1;
+  return std::max(1u, std::min<uint32_t>(config_.nic_threads, spec.nic.rx_queues));
 }
 
 void Pipeline::start() { start(0, 0); }
@@ -155,24 +167,36 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   if (window_ns) {
     // Before any thread runs: the sinks and generators are theirs from then on.
     wire::MeasuredWindow window{now + warmup_ns, window_ns};
-    for (auto& sink : sinks_) sink->set_window(window);
+    for (auto& port_sinks : sinks_)
+      for (auto& sink : port_sinks) sink->set_window(window);
     if (gpu_sink_) gpu_sink_->set_window(window);
     for (wire::Generator* g : generators_) g->set_window(window);
   }
-  for (auto& port : ports_) {
-    port->set_clock(&now_ns);
-    port->start(now);
-  }
+  for (auto& port : ports_) port->start(now);
 
-  // Work items: each port's rx side, then each port's tx side, dealt out round robin. A
-  // looped-back port's rx side drives its tx line too.
-  std::vector<NicWork> work;
-  for (auto& port : ports_) work.push_back({port.get(), true});
+  // Work: queue group g of a port whose queues are dealt over groups goes to thread g, both ways
+  // (a flow comes in and goes out on the same queue number); ports of one group have their rx
+  // sides, then their tx sides, dealt out round robin. A looped-back port's rx side drives its tx
+  // line too.
+  std::vector<std::vector<NicWork>> nic_groups(config_.nic_threads);
+  size_t next_thread = 0;
+  auto deal = [&](nic::QueueGroup& group, bool rx) {
+    if (!rx && group.tx_queues().empty()) return;
+    nic_groups[next_thread++ % nic_groups.size()].push_back({&group, rx});
+  };
   for (auto& port : ports_)
-    if (!port->options().loopback) work.push_back({port.get(), false});
-  uint32_t nic_count = std::min<uint32_t>(config_.nic_threads, uint32_t(work.size()));
-  std::vector<std::vector<NicWork>> nic_groups(nic_count);
-  for (size_t i = 0; i < work.size(); ++i) nic_groups[i % nic_count].push_back(work[i]);
+    if (port->group_count() == 1) deal(port->group(0), true);
+  for (auto& port : ports_)
+    if (port->group_count() == 1 && !port->options().loopback) deal(port->group(0), false);
+  for (auto& port : ports_) {
+    if (port->group_count() == 1) continue;
+    for (uint32_t g = 0; g < port->group_count(); ++g) {
+      nic_groups[g].push_back({&port->group(g), true});
+      if (!port->options().loopback) nic_groups[g].push_back({&port->group(g), false});
+    }
+  }
+  std::erase_if(nic_groups, [](const std::vector<NicWork>& w) { return w.empty(); });
+  const uint32_t nic_count = uint32_t(nic_groups.size());
 
   uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   // The bypass path has no driver threads: the GPU is the driver.
@@ -180,6 +204,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
   driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
   if (bypass_) bypass_->start();
+  if (agent_) agent_->start();
   if (netlink_) netlink_->start();
   if (bypass_ || slow_path_) {
     slow_path_running_.store(true);
@@ -282,7 +307,7 @@ void Pipeline::nic_loop(std::vector<NicWork> work, size_t index) {
   while (running_.load(std::memory_order_relaxed)) {
     uint64_t now = now_ns();
     bool moved = false;
-    for (const NicWork& w : work) moved |= w.rx ? w.port->poll_rx(now) : w.port->poll_tx(now);
+    for (const NicWork& w : work) moved |= w.rx ? w.group->poll_rx(now) : w.group->poll_tx(now);
     if (moved) {
       idle = 0;
       busy_ns += now_ns() - now;
@@ -360,18 +385,18 @@ void Pipeline::stop() {
   slow_path_running_.store(false, std::memory_order_release);
   if (slow_path_thread_.joinable()) slow_path_thread_.join();
   for (auto& t : nic_threads_) t.join();
-  for (auto& dma : dmas_) dma->flush();
+  if (agent_) agent_->stop();
   for (auto& plane : planes_) host_frames_ += plane->take_host_frames().size();
-  for (auto& sink : sinks_) sink->finish();
+  for (auto& port_sinks : sinks_)
+    for (auto& sink : port_sinks) sink->finish();
 }
 
 Snapshot Pipeline::snapshot() const {
   Snapshot s;
   s.time_ns = now_ns();
   for (size_t i = 0; i < ports_.size(); ++i) {
-    const nic::PortCounters& c = ports_[i]->counters();
-    const nic::DmaCounters& rx_dma = dmas_[2 * i]->counters();
-    const nic::DmaCounters& tx_dma = dmas_[2 * i + 1]->counters();
+    const nic::PortCounters c = ports_[i]->counters();
+    const nic::DmaCounters dma = ports_[i]->dma_counters();
     PortStats p;
     p.name = ports_[i]->options().name;
     if (sources_[i]) {
@@ -397,21 +422,16 @@ Snapshot Pipeline::snapshot() const {
     p.wire_lag_sum_ns = c.wire_lag_sum_ns.get();
     p.wire_late_frames = c.wire_late_frames.get();
     p.tx_rounds = c.tx_rounds.get();
-    auto work = [](const nic::DmaCounters& d) {
-      return PortStats::DmaWork{d.write_batches.get(), d.write_copies.get(), d.read_batches.get(), d.read_wait_ns.get(),
-                                d.write_wait_ns.get()};
-    };
-    p.rx_dma = work(rx_dma);
-    p.tx_dma = work(tx_dma);
+    p.queue_groups = ports_[i]->group_count();
     p.rx_pause = c.rx_pause.get();
     for (uint16_t q = 0; q < ports_[i]->options().rx_queues; ++q) {
       p.rx_queue_packets.push_back(c.rx_queue_packets[q].get());
       p.rx_queue_drops.push_back(c.rx_queue_drops[q].get());
     }
-    p.dma_packet_bytes_to_memory = rx_dma.packet_bytes_to_memory.get() + tx_dma.packet_bytes_to_memory.get();
-    p.dma_packet_bytes_from_memory = rx_dma.packet_bytes_from_memory.get() + tx_dma.packet_bytes_from_memory.get();
-    p.dma_desc_bytes_to_memory = rx_dma.desc_bytes_to_memory.get() + tx_dma.desc_bytes_to_memory.get();
-    p.dma_desc_bytes_from_memory = rx_dma.desc_bytes_from_memory.get() + tx_dma.desc_bytes_from_memory.get();
+    p.dma_packet_bytes_to_memory = dma.packet_bytes_to_memory.get();
+    p.dma_packet_bytes_from_memory = dma.packet_bytes_from_memory.get();
+    p.dma_desc_bytes_to_memory = dma.desc_bytes_to_memory.get();
+    p.dma_desc_bytes_from_memory = dma.desc_bytes_from_memory.get();
     s.ports.push_back(p);
   }
   // The GPU driver's counters (zero on other paths), read once per snapshot: a walk over every
@@ -466,7 +486,11 @@ std::vector<driver::SlotAudit> Pipeline::audit() const {
 
 std::vector<wire::MeasureReport> Pipeline::measurements() const {
   std::vector<wire::MeasureReport> out;
-  for (const auto& sink : sinks_) out.push_back(sink->report());
+  for (const auto& port_sinks : sinks_) {
+    wire::MeasureReport report;
+    for (const auto& sink : port_sinks) report.merge(sink->report());
+    out.push_back(std::move(report));
+  }
   if (gpu_sink_) out.push_back(gpu_sink_->report());
   return out;
 }

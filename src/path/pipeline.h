@@ -26,7 +26,7 @@
 #include "driver/gpu_bypass.h"
 #include "driver/plane.h"
 #include "nf/chain.h"
-#include "nic/dma.h"
+#include "nic/gpu_agent.h"
 #include "nic/port.h"
 #include "wire/generator.h"
 #include "wire/link.h"
@@ -47,9 +47,7 @@ struct PortStats {
   std::optional<wire::LinkCounters> link;  // a port attached to a Linux interface: what went over it
   // The NIC model's own health and work (port.h, dma.h).
   uint64_t wire_lag_max_ns = 0, wire_lag_sum_ns = 0, wire_late_frames = 0, tx_rounds = 0;
-  struct DmaWork {
-    uint64_t write_batches = 0, write_copies = 0, read_batches = 0, read_wait_ns = 0, write_wait_ns = 0;
-  } rx_dma, tx_dma;
+  uint32_t queue_groups = 1;  // NIC-model threads the port's queues are dealt over
 };
 
 struct DriverStats {
@@ -146,12 +144,15 @@ class Pipeline {
   uint32_t nic_thread_count() const { return uint32_t(nic_threads_.size()); }
 
  private:
-  // A NIC-model thread's share: one direction of one port.
+  // A NIC-model thread's share: one direction of a queue group of a port.
   struct NicWork {
-    nic::Port* port;
+    nic::QueueGroup* group;
     bool rx;
   };
   void nic_loop(std::vector<NicWork> work, size_t index);
+  // How many queue groups port `spec` gets: one per NIC-model thread (at most one per queue) if
+  // its wire can be split, else one.
+  uint32_t queue_groups(const ctl::PortSpec& spec, const wire::Source* source) const;
   void driver_loop(std::vector<driver::Plane*> planes, size_t index);
   // Takes the frames the NFs sent to the host (GPU exception rings or the planes' queues) to the
   // router's slow path, or without a router into host_queue_ (bypass); and the GPU sink's arrivals
@@ -166,7 +167,8 @@ class Pipeline {
   std::vector<wire::Link*> links_;  // per port: its source and sink when it has a link, else null
   std::vector<wire::Generator*> generators_;
   std::vector<std::unique_ptr<wire::PcapSink>> pcap_sinks_;
-  std::vector<std::unique_ptr<wire::MeasuringSink>> sinks_;
+  // Per port, one measuring sink per queue group: a flow's frames all leave through one group.
+  std::vector<std::vector<std::unique_ptr<wire::MeasuringSink>>> sinks_;
   std::unique_ptr<wire::MeasuringSink> gpu_sink_;  // one_way = rx; the slow path's thread feeds it
   // Register blocks in pinned host memory (bypass path); declared before the ports, which use them.
   struct PinnedRegs {
@@ -177,10 +179,10 @@ class Pipeline {
     nic::PortRegs* regs;
   };
   std::vector<std::unique_ptr<PinnedRegs>> pinned_regs_;
-  std::vector<std::unique_ptr<nic::DmaEngine>> dmas_;  // per port: rx engine, then tx engine
   std::vector<std::unique_ptr<nic::Port>> ports_;
   std::vector<std::unique_ptr<driver::Plane>> planes_;   // cpu path
   std::unique_ptr<driver::GpuBypass> bypass_;            // bypass path
+  std::unique_ptr<nic::GpuAgent> agent_;                 // the NIC's DMA for rings in GPU memory (bypass)
 
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> host_frames_{0};

@@ -11,6 +11,14 @@ namespace gnf {
 
 class Counter {
  public:
+  Counter() = default;
+  // A copy is a snapshot of the value (sums of several writers' counters are copies).
+  Counter(const Counter& other) : value_(other.get()) {}
+  Counter& operator=(const Counter& other) {
+    set(other.get());
+    return *this;
+  }
+
   void add(uint64_t n = 1) { value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
   uint64_t get() const { return value_.load(std::memory_order_relaxed); }
   void set(uint64_t v) { value_.store(v, std::memory_order_relaxed); }

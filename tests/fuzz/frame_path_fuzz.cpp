@@ -31,7 +31,6 @@
 #include "driver/plane.h"
 #include "harness.h"
 #include "nf/chain.h"
-#include "nic/dma.h"
 #include "nic/port.h"
 #include "nic/rss.h"
 #include "wire/frame_size.h"
@@ -117,11 +116,9 @@ struct Config {
     if (c[3] & 64) port.rss.ipv6 = false;
     // A machine up for 11.6 days: large CLOCK_MONOTONIC values (ps arithmetic, latencies).
     start_ns = (c[3] & 0x80) ? 1'000'000'000'000'000ull : 1'000'000;
-    // c[4]: what a full tx ring does, rx write-back batching, tail timeout
-    static constexpr uint32_t kWritebackBatch[4] = {32, 1, 4, 64};
+    // c[4]: what a full tx ring does, tail timeout
     static constexpr uint64_t kTailTimeoutNs[4] = {2500, 1, 20'000, 2500};
     driver.tx_full_wait = c[4] & 1;
-    port.rx_writeback_batch = kWritebackBatch[(c[4] >> 1) & 3];
     driver.tail_timeout_ns = kTailTimeoutNs[(c[4] >> 3) & 3];
     port.mac = {0x02, 0x00, 0x00, 0x00, 0x01, 0x00};
     nic::fill_reta_round_robin(port.rss, port.rx_queues);
@@ -220,8 +217,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   test::CollectSink collect;
   wire::MeasuringSink sink(&collect);
   FuzzSource source(frames);
-  nic::HostDma dma;
-  nic::Port port(cfg.port, dma, &source, &sink);
+  nic::Port port(cfg.port, &source, &sink);
   std::vector<nic::Port*> ports = {&port};
   std::vector<std::unique_ptr<driver::Plane>> planes;
   for (uint16_t q = 0; q < cfg.port.rx_queues; ++q)

@@ -52,8 +52,7 @@ Rig::Rig(std::vector<std::unique_ptr<wire::Source>> srcs, std::vector<nic::PortO
   std::vector<nic::Port*> raw;
   for (size_t p = 0; p < port_options.size(); ++p) {
     nic::fill_reta_round_robin(port_options[p].rss, port_options[p].rx_queues);
-    dmas.push_back(std::make_unique<nic::HostDma>());
-    ports.push_back(std::make_unique<nic::Port>(port_options[p], *dmas.back(), sources[p].get(), sinks[p].get()));
+    ports.push_back(std::make_unique<nic::Port>(port_options[p], sources[p].get(), sinks[p].get()));
     raw.push_back(ports.back().get());
   }
   source = sources.front().get();

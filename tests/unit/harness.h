@@ -7,7 +7,6 @@
 
 #include "driver/plane.h"
 #include "nf/chain.h"
-#include "nic/dma.h"
 #include "nic/port.h"
 #include "wire/wire.h"
 
@@ -75,7 +74,6 @@ struct Rig {
   uint64_t now_ns = 1'000'000;
   std::vector<std::unique_ptr<wire::Source>> sources;
   std::vector<std::unique_ptr<CollectSink>> sinks;
-  std::vector<std::unique_ptr<nic::HostDma>> dmas;
   std::unique_ptr<nf::NfChain> chain;
   std::vector<std::unique_ptr<nic::Port>> ports;
   std::vector<std::unique_ptr<driver::Plane>> planes;

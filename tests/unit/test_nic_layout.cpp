@@ -42,10 +42,14 @@ TEST(DescriptorLayout, TxCommandWordCarriesLengthEopAndReportStatus) {
   EXPECT_FALSE(tx_cmd_type_len(60, false) & IXGBE_ADVTXD_DCMD_RS);
 }
 
-TEST(RegisterLayout, EachQueueHasItsOwnCacheLine) {
-  EXPECT_EQ(sizeof(RxQueueRegs), 64u);
-  EXPECT_EQ(sizeof(TxQueueRegs), 64u);
+TEST(RegisterLayout, TheDriversTailAndTheNicsHeadAreOnCacheLinesOfTheirOwn) {
   EXPECT_EQ(alignof(RxQueueRegs), 64u);
+  EXPECT_EQ(alignof(TxQueueRegs), 64u);
+  EXPECT_EQ(offsetof(RxQueueRegs, RDT) / 64, 0u);
+  EXPECT_EQ(offsetof(RxQueueRegs, RDH) / 64, 1u);
+  EXPECT_EQ(offsetof(TxQueueRegs, TDT) / 64, 0u);
+  EXPECT_EQ(offsetof(TxQueueRegs, TDH) / 64, 1u);
+  EXPECT_EQ(sizeof(PortRegs), kMaxQueues * 2 * 128u);
 }
 
 TEST(Pacing, A64ByteFrameAt100GbpsOccupiesTheLineFor6Point72Ns) {

@@ -53,8 +53,7 @@ class LiveSource : public ::testing::Test {
 
   TrickleSource source;
   test::CollectSink sink;
-  nic::HostDma dma;
-  nic::Port port{looped_back(), dma, &source, &sink};
+  nic::Port port{looped_back(), &source, &sink};
   uint64_t now = 1'000'000;
 };
 

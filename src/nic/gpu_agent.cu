@@ -1,0 +1,470 @@
+#include "nic/gpu_agent.h"
+
+#include <cuda/atomic>
+
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "mem/block.h"
+#include "mem/cuda_alloc.h"
+#include "util/cuda_check.h"
+#include "util/error.h"
+#include "util/sys_atomic.cuh"
+#include "wire/frame_size.h"
+
+namespace gnf::nic {
+
+namespace {
+
+constexpr uint32_t kFullMask = 0xFFFFFFFFu;
+constexpr uint32_t kWarp = 32;
+constexpr uint32_t kWarpsPerBlock = 4;
+// 16-byte pieces each lane has in flight while it copies: a warp keeps 4 KiB of reads crossing
+// PCIe at once, so a round of small frames costs one round trip.
+constexpr uint32_t kUnroll = 8;
+// Rounds between the counters' trips to pinned memory (the host reads them every millisecond),
+// and between looks at the stop flag.
+constexpr uint32_t kPublishEvery = 64;
+constexpr uint32_t kStopEvery = 16;
+
+// What each queue's warp counts, published in this order into pinned memory.
+enum Stat : uint32_t {
+  kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kTxBadDesc, kTxOverrun,
+  kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory, kStatCount
+};
+
+// One warp's queue: rx queue `queue` and tx queue `queue` of one port (either may be absent).
+// Set up by the host at start(); the state fields carry over from one run to the next.
+struct Unit {
+  // rx
+  FrameFifoRef rx_fifo;
+  RxQueueRegs* rx_regs;
+  ixgbe_adv_rx_desc* rx_ring;
+  uint32_t rx_entries;
+  uint32_t rx_buffer_bytes;  // SRRCTL.BSIZEPACKET (0: any)
+  uint32_t rx_drop_en;
+  uint32_t port_queue_stalls_index;
+  // tx
+  FrameFifoRef tx_fifo;
+  TxQueueRegs* tx_regs;
+  ixgbe_adv_tx_desc* tx_ring;
+  uint32_t* head_writeback;  // TDWBAL/TDWBAH, or null
+  uint32_t tx_entries;
+  uint32_t max_frame;
+  uint32_t tx_ring_in_host;  // the host's own queue: descriptors and packets in pinned memory
+  uint64_t* stats;           // kStatCount words, pinned
+  // state
+  uint32_t rx_consumed;
+  uint32_t rdh;
+  uint32_t stalled;
+  uint32_t tdh;
+  uint32_t last_tdt;
+  FifoProducer tx_producer;
+};
+
+// One frame to copy, per lane, and where each frame's 16-byte pieces start in the warp's list.
+struct WarpScratch {
+  const uint8_t* src[kWarp];
+  uint8_t* dst[kWarp];
+  uint32_t first_piece[kWarp + 1];
+};
+
+__device__ __forceinline__ uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1; }
+
+// A 16-byte piece across PCIe from pinned host memory: volatile, never a cached copy of a line
+// the host has written since.
+__device__ __forceinline__ uint4 load_host(const uint8_t* p) { return __ldcv(reinterpret_cast<const uint4*>(p)); }
+// From GPU memory another kernel wrote: through L2, never a stale L1 line of a recycled buffer.
+__device__ __forceinline__ uint4 load_gpu(const uint8_t* p) { return __ldcg(reinterpret_cast<const uint4*>(p)); }
+
+__device__ uint32_t warp_sum(uint32_t v) {
+  for (uint32_t o = 16; o; o /= 2) v += __shfl_xor_sync(kFullMask, v, o);
+  return v;
+}
+
+// Every lane: copies the frames the lanes put into `s` (lane k: `pieces` 16-byte pieces from
+// src[k] to dst[k]), as one list of pieces the warp walks together, so that the loads of
+// consecutive lanes are consecutive bytes and kUnroll of them are in flight per lane.
+template <bool kFromHost>
+__device__ void copy_frames(WarpScratch& s, uint32_t pieces, uint32_t lane) {
+  uint32_t first = pieces;
+  for (uint32_t o = 1; o < kWarp; o *= 2) {  // inclusive scan
+    const uint32_t v = __shfl_up_sync(kFullMask, first, o);
+    if (lane >= o) first += v;
+  }
+  const uint32_t total = __shfl_sync(kFullMask, first, kWarp - 1);
+  s.first_piece[lane + 1] = first;
+  if (lane == 0) s.first_piece[0] = 0;
+  __syncwarp();
+  for (uint32_t base = 0; base < total; base += kWarp * kUnroll) {
+    uint4 v[kUnroll];
+    uint8_t* to[kUnroll];
+#pragma unroll
+    for (uint32_t u = 0; u < kUnroll; ++u) {
+      const uint32_t g = base + u * kWarp + lane;
+      to[u] = nullptr;
+      if (g < total) {
+        uint32_t lo = 0, hi = kWarp;  // the frame k with first_piece[k] <= g < first_piece[k + 1]
+        while (hi - lo > 1) {
+          const uint32_t mid = (lo + hi) / 2;
+          if (s.first_piece[mid] <= g) lo = mid;
+          else hi = mid;
+        }
+        const uint32_t offset = (g - s.first_piece[lo]) * 16;
+        v[u] = kFromHost ? load_host(s.src[lo] + offset) : load_gpu(s.src[lo] + offset);
+        to[u] = s.dst[lo] + offset;
+      }
+    }
+#pragma unroll
+    for (uint32_t u = 0; u < kUnroll; ++u)
+      if (to[u]) *reinterpret_cast<uint4*>(to[u]) = v[u];
+  }
+  __syncwarp();
+}
+
+__device__ FifoRecord load_record(const FrameFifoRef& f, uint32_t index) {
+  const uint4 r = __ldcv(reinterpret_cast<const uint4*>(&f.record(index)));
+  FifoRecord out;
+  static_assert(sizeof(out) == sizeof(r));
+  memcpy(&out, &r, sizeof(out));
+  return out;
+}
+
+// Rx DMA of one queue: frames from its FIFO into the descriptors between RDH and RDT.
+__device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* port_stalls, WarpScratch& s,
+                         uint64_t* stats, uint32_t lane) {
+  const uint32_t waiting = produced - u.rx_consumed;
+  if (waiting == 0) return;
+  uint32_t* stalls = port_stalls + u.port_queue_stalls_index;
+  // The 82599 has one receive FIFO: while a queue of the port without DROP_EN waits for
+  // descriptors, the frames behind its frame wait too. Here each queue has its FIFO, and while any
+  // queue of the port is stalled, only that one may move (nic/queue_group.cpp does the same).
+  if (!u.stalled && *reinterpret_cast<volatile uint32_t*>(stalls) != 0) return;
+  const uint32_t n = min(waiting, kWarp);
+  const uint32_t enabled = u.rx_entries != 0;
+  const uint32_t room = enabled ? (rdt + u.rx_entries - u.rdh) % u.rx_entries : 0;
+  if (u.stalled && room != 0) {
+    if (lane == 0) atomicSub(stalls, 1u);
+    u.stalled = 0;
+  }
+  FifoRecord rec{};
+  if (lane < n) rec = load_record(u.rx_fifo, u.rx_consumed + lane);
+  const bool fits = !(u.rx_buffer_bytes != 0 && rec.len > u.rx_buffer_bytes);
+  const bool needs_desc = lane < n && enabled && fits;
+  const uint32_t wanting = __ballot_sync(kFullMask, needs_desc);
+  const uint32_t rank = __popc(wanting & lanes_below(lane));
+  // Without DROP_EN the first frame without a descriptor waits, and every frame behind it.
+  uint32_t taken = n;
+  const uint32_t blocked = u.rx_drop_en ? 0 : __ballot_sync(kFullMask, needs_desc && rank >= room);
+  if (blocked) {
+    taken = __ffs(blocked) - 1;
+    if (!u.stalled) {
+      if (lane == 0) {
+        atomicAdd(stalls, 1u);
+        ++stats[kRxNoDescStall];
+      }
+      u.stalled = 1;
+    }
+  }
+  const bool mine = lane < taken;
+  const bool placed = mine && needs_desc && rank < room;
+  uint32_t pieces = 0;
+  ixgbe_adv_rx_desc* desc = nullptr;
+  if (placed) {
+    desc = u.rx_ring + (u.rdh + rank) % u.rx_entries;
+    s.src[lane] = u.rx_fifo.at(rec.position);
+    s.dst[lane] = reinterpret_cast<uint8_t*>(__ldcg(reinterpret_cast<const unsigned long long*>(&desc->read.pkt_addr)));
+    pieces = (rec.len + 15) / 16;
+  }
+  copy_frames<true>(s, pieces, lane);
+  // The packets are in place before any write-back says so (the driver is on this GPU).
+  __threadfence();
+  if (placed) {
+    desc->wb.lower.lo_dword.hs_rss.pkt_info = rec.rss_type;
+    desc->wb.lower.lo_dword.hs_rss.hdr_info = 0;
+    desc->wb.lower.hi_dword.rss = rec.rss_hash;
+    desc->wb.upper.length = uint16_t(rec.len);
+    desc->wb.upper.vlan = 0;
+    store_release_sys(&desc->wb.upper.status_error, IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP);
+  }
+  const uint32_t placed_count = __popc(__ballot_sync(kFullMask, placed));
+  const uint32_t bytes = warp_sum(placed ? rec.len : 0);
+  const uint32_t dropped = __popc(__ballot_sync(kFullMask, mine && needs_desc && !placed));
+  const uint32_t too_small = __popc(__ballot_sync(kFullMask, mine && enabled && !fits));
+  const uint32_t disabled = __popc(__ballot_sync(kFullMask, mine && !enabled));
+  if (placed_count) u.rdh = (u.rdh + placed_count) % u.rx_entries;
+  u.rx_consumed += taken;
+  __syncwarp();
+  if (lane == 0) {
+    stats[kRxPackets] += placed_count;
+    stats[kRxBytes] += bytes + placed_count * wire::kFcsBytes;
+    stats[kRxNoDescDrop] += dropped;
+    stats[kRxTooSmall] += too_small;
+    stats[kRxDisabled] += disabled;
+    stats[kPacketBytesToMemory] += bytes;
+    stats[kDescBytesFromMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
+    stats[kDescBytesToMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
+    if (taken) {
+      // Every lane's reads of the FIFO are done (the barrier above) before its room is handed back.
+      __threadfence_system();
+      if (placed_count) store_release_sys(&u.rx_regs->RDH, u.rdh);
+      store_release_sys(u.rx_fifo.consumed, u.rx_consumed);
+    }
+  }
+}
+
+// Tx DMA of one queue: the descriptors between TDH and TDT, and their packets, into its FIFO.
+__device__ void tx_round(Unit& u, uint32_t tdt, WarpScratch& s, uint64_t* stats, uint32_t lane) {
+  const uint32_t entries = u.tx_entries;
+  if (entries == 0) return;
+  // [TDH, last TDT) was pending; the driver added (TDT - last TDT) since. More than the ring holds
+  // means it wrapped past the head (only a driver without tx completions can): counted as the CPU
+  // side does (queue_group.cpp).
+  const uint32_t seen = (u.last_tdt + entries - u.tdh) % entries + (tdt + entries - u.last_tdt) % entries;
+  if (lane == 0 && seen >= entries) stats[kTxOverrun] += seen / entries * entries;
+  u.last_tdt = tdt;
+  const uint32_t pending = (tdt + entries - u.tdh) % entries;
+  if (pending == 0) return;
+  const uint32_t n = min(pending, kWarp);
+  ixgbe_adv_tx_desc* desc = u.tx_ring + (u.tdh + lane) % entries;
+  uint64_t addr = 0;
+  uint32_t cmd = 0;
+  if (lane < n) {
+    const uint4 d = u.tx_ring_in_host ? load_host(reinterpret_cast<const uint8_t*>(desc))
+                                      : load_gpu(reinterpret_cast<const uint8_t*>(desc));
+    addr = uint64_t(d.y) << 32 | d.x;
+    cmd = d.z;
+  }
+  const uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
+  // gnf's NIC model sends single-descriptor packets only.
+  const bool sendable = lane < n && (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= u.max_frame;
+  // Places in the FIFO, frame by frame in order, the same in every lane; the consumer's count is
+  // read again (across PCIe) only when the one last seen leaves too little room.
+  FifoProducer p = u.tx_producer;
+  uint32_t taken = 0, position = 0;
+  for (uint32_t k = 0; k < n; ++k, ++taken) {
+    const uint32_t len_k = __shfl_sync(kFullMask, len, k);
+    if (!__shfl_sync(kFullMask, sendable, k)) continue;
+    uint32_t at;
+    if (!p.place(u.tx_fifo, len_k, at)) {
+      const uint32_t consumed = __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(u.tx_fifo.consumed) : 0, 0);
+      p.saw_consumed(u.tx_fifo, consumed);
+      if (!p.place(u.tx_fifo, len_k, at)) break;
+    }
+    if (lane == k) position = at;
+    p.advance(at, len_k);
+  }
+  const bool mine = lane < taken;
+  const bool sent = mine && sendable;
+  const uint32_t rank = __popc(__ballot_sync(kFullMask, sent) & lanes_below(lane));
+  uint32_t pieces = 0;
+  if (sent) {
+    s.src[lane] = reinterpret_cast<const uint8_t*>(addr);
+    s.dst[lane] = u.tx_fifo.at(position);
+    pieces = (len + 15) / 16;
+  }
+  if (u.tx_ring_in_host) copy_frames<true>(s, pieces, lane);
+  else copy_frames<false>(s, pieces, lane);
+  if (sent) {
+    const uint4 record = make_uint4(len, position, 0, 0);
+    *reinterpret_cast<uint4*>(&u.tx_fifo.record(u.tx_producer.head + rank)) = record;
+  }
+  // The frames and records reach pinned memory before `produced` says so, and every read of a
+  // packet buffer is done before DD, the head write-back or TDH hands it back to the driver.
+  __syncwarp();
+  __threadfence_system();
+  if (lane == 0 && p.head != u.tx_producer.head) store_release_sys(u.tx_fifo.produced, p.head);
+  const bool report = mine && (cmd & IXGBE_ADVTXD_DCMD_RS);
+  if (report) store_release_sys(&desc->wb.status, IXGBE_ADVTXD_STAT_DD);
+  const uint32_t sent_count = __popc(__ballot_sync(kFullMask, sent));
+  const uint32_t bytes = warp_sum(sent ? len : 0);
+  const uint32_t bad = __popc(__ballot_sync(kFullMask, mine && !sendable));
+  const uint32_t reports = __popc(__ballot_sync(kFullMask, report));
+  u.tx_producer = p;
+  if (taken) u.tdh = (u.tdh + taken) % entries;
+  __syncwarp();
+  if (lane == 0 && taken) {
+    store_release_sys(&u.tx_regs->TDH, u.tdh);
+    if (u.head_writeback) store_release_sys(u.head_writeback, u.tdh);
+    stats[kTxBadDesc] += bad;
+    stats[kPacketBytesFromMemory] += bytes;
+    stats[kDescBytesFromMemory] += taken * sizeof(ixgbe_adv_tx_desc);
+    stats[kDescBytesToMemory] += reports * sizeof(ixgbe_adv_tx_desc) + (u.head_writeback ? 4 : 0);
+  }
+  (void)sent_count;
+}
+
+__device__ void publish(const uint64_t* stats, uint64_t* out) {
+  for (uint32_t k = 0; k < kStatCount; ++k) reinterpret_cast<volatile uint64_t*>(out)[k] = stats[k];
+}
+
+__global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
+    agent_kernel(Unit* units, uint32_t count, uint32_t* port_stalls, const uint32_t* stop) {
+  __shared__ WarpScratch scratch[kWarpsPerBlock];
+  const uint32_t lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const uint32_t index = blockIdx.x * kWarpsPerBlock + warp;
+  if (index >= count) return;
+  Unit u = units[index];
+  WarpScratch& s = scratch[warp];
+  uint64_t stats[kStatCount];
+  for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = u.stats[k];  // a restart counts on
+  const bool has_rx = u.rx_regs != nullptr, has_tx = u.tx_regs != nullptr;
+  for (uint32_t round = 0;; ++round) {
+    if (round % kStopEvery == 0 &&
+        __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(stop) : 0, 0))
+      break;
+    // The round's reads across PCIe, issued together: what the wire side stored, and the tails.
+    uint32_t word = 0;
+    if (lane == 0 && has_rx) word = load_acquire_sys(u.rx_fifo.produced);
+    if (lane == 1 && has_rx) word = load_acquire_sys(&u.rx_regs->RDT);
+    if (lane == 2 && has_tx) word = load_acquire_sys(&u.tx_regs->TDT);
+    __syncwarp();  // orders every lane's reads below after those acquires
+    const uint32_t produced = __shfl_sync(kFullMask, word, 0);
+    const uint32_t rdt = __shfl_sync(kFullMask, word, 1);
+    const uint32_t tdt = __shfl_sync(kFullMask, word, 2);
+    if (has_rx) rx_round(u, produced, rdt, port_stalls, s, stats, lane);
+    if (has_tx) tx_round(u, tdt, s, stats, lane);
+    if (lane == 0 && round % kPublishEvery == 0) publish(stats, u.stats);
+  }
+  if (lane == 0) {
+    publish(stats, u.stats);
+    units[index] = u;
+  }
+}
+
+}  // namespace
+
+struct GpuAgent::Impl {
+  std::vector<Port*> ports;
+  std::vector<Unit> units;           // the host's copy (set-up; the state after stop())
+  std::vector<uint32_t> unit_port;   // which port and queue each unit serves
+  std::vector<uint32_t> unit_queue;
+  mem::Block device_units;
+  mem::Block device_stalls;          // one word per port
+  mem::Block pinned;                 // stop flag, then kStatCount words per unit
+  uint32_t* stop_flag = nullptr;
+  cudaStream_t stream = nullptr;
+  bool running = false;
+};
+
+GpuAgent::GpuAgent(const std::vector<Port*>& ports) : impl_(std::make_unique<Impl>()) {
+  if (!mem::cuda_device_available()) throw UserError("the GPU agent (rings in GPU memory) needs a CUDA GPU");
+  Impl& m = *impl_;
+  m.ports = ports;
+  for (uint32_t p = 0; p < ports.size(); ++p) {
+    const PortOptions& o = ports[p]->options();
+    for (uint32_t q = 0; q < std::max(o.rx_queues, o.tx_queues); ++q) {
+      m.units.push_back(Unit{});
+      m.unit_port.push_back(p);
+      m.unit_queue.push_back(q);
+    }
+  }
+  constexpr size_t kLine = 128;
+  m.pinned = mem::Block(mem::Domain::HostPinned, kLine + m.units.size() * kStatCount * sizeof(uint64_t));
+  m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data());
+  m.device_units = mem::Block(mem::Domain::Device, m.units.size() * sizeof(Unit));
+  m.device_stalls = mem::Block(mem::Domain::Device, ports.size() * sizeof(uint32_t));
+  auto* stats = reinterpret_cast<uint64_t*>(m.pinned.data() + kLine);
+  for (size_t i = 0; i < m.units.size(); ++i) m.units[i].stats = stats + i * kStatCount;
+  GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+  for (uint32_t p = 0; p < ports.size(); ++p) {
+    ports[p]->set_agent_counters([this, p](PortCounters& c, DmaCounters& dma) {
+      const Impl& im = *impl_;
+      for (size_t i = 0; i < im.units.size(); ++i) {
+        if (im.unit_port[i] != p) continue;
+        const volatile uint64_t* v = im.units[i].stats;
+        const uint32_t q = im.unit_queue[i];
+        c.rx_good_packets.add(v[kRxPackets]);
+        c.rx_good_bytes.add(v[kRxBytes]);
+        c.rx_queue_packets[q].add(v[kRxPackets]);
+        c.rx_no_desc_drop.add(v[kRxNoDescDrop]);
+        c.rx_queue_drops[q].add(v[kRxNoDescDrop]);
+        c.rx_no_desc_stall.add(v[kRxNoDescStall]);
+        c.rx_buffer_too_small.add(v[kRxTooSmall]);
+        c.rx_queue_disabled.add(v[kRxDisabled]);
+        c.tx_bad_desc.add(v[kTxBadDesc]);
+        c.tx_overrun.add(v[kTxOverrun]);
+        dma.packet_bytes_to_memory.add(v[kPacketBytesToMemory]);
+        dma.packet_bytes_from_memory.add(v[kPacketBytesFromMemory]);
+        dma.desc_bytes_to_memory.add(v[kDescBytesToMemory]);
+        dma.desc_bytes_from_memory.add(v[kDescBytesFromMemory]);
+      }
+    });
+  }
+}
+
+GpuAgent::~GpuAgent() {
+  try {
+    stop();
+  } catch (...) {
+  }
+  for (Port* p : impl_->ports) p->set_agent_counters(nullptr);
+  if (impl_->stream) cudaStreamDestroy(impl_->stream);
+}
+
+namespace {
+
+// The queue's set-up, as its driver programmed the registers (read here, on the host, once).
+void read_registers(Unit& u, Port& port, uint32_t q) {
+  const PortOptions& o = port.options();
+  const uint32_t groups = port.group_count();
+  QueueGroup& group = port.group(q % groups);
+  if (q < o.rx_queues) {
+    RxQueueRegs& r = port.regs().rx[q];
+    u.rx_fifo = group.rx_fifo(q / groups);
+    u.rx_regs = &r;
+    u.rx_ring = reinterpret_cast<ixgbe_adv_rx_desc*>(reg_addr64(r.RDBAL, r.RDBAH));
+    const bool enabled = reg_read(r.RXDCTL) & IXGBE_RXDCTL_ENABLE;
+    u.rx_entries = enabled ? reg_read(r.RDLEN) / uint32_t(sizeof(ixgbe_adv_rx_desc)) : 0;
+    u.rx_buffer_bytes = (reg_read(r.SRRCTL) & 0x1F) * 1024;
+    u.rx_drop_en = (reg_read(r.SRRCTL) & IXGBE_SRRCTL_DROP_EN) != 0;
+  }
+  if (q < o.tx_queues) {
+    TxQueueRegs& t = port.regs().tx[q];
+    u.tx_fifo = group.tx_fifo(q / groups);
+    u.tx_regs = &t;
+    u.tx_ring = reinterpret_cast<ixgbe_adv_tx_desc*>(reg_addr64(t.TDBAL, t.TDBAH));
+    const bool enabled = reg_read(t.TXDCTL) & IXGBE_TXDCTL_ENABLE;
+    u.tx_entries = enabled ? reg_read(t.TDLEN) / uint32_t(sizeof(ixgbe_adv_tx_desc)) : 0;
+    const uint32_t wbal = reg_read(t.TDWBAL);
+    u.head_writeback = wbal & IXGBE_TDWBAL_HEAD_WB_EN ? reinterpret_cast<uint32_t*>(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH)))
+                                                      : nullptr;
+    cudaPointerAttributes attributes{};
+    GNF_CUDA_CHECK(cudaPointerGetAttributes(&attributes, u.tx_ring));
+    u.tx_ring_in_host = attributes.type != cudaMemoryTypeDevice;
+  }
+  u.max_frame = o.max_frame_bytes;
+}
+
+}  // namespace
+
+void GpuAgent::start() {
+  Impl& m = *impl_;
+  if (m.running) return;
+  for (size_t i = 0; i < m.units.size(); ++i) {
+    read_registers(m.units[i], *m.ports[m.unit_port[i]], m.unit_queue[i]);
+    m.units[i].port_queue_stalls_index = m.unit_port[i];
+  }
+  GNF_CUDA_CHECK(cudaMemcpy(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit), cudaMemcpyHostToDevice));
+  store_release_sys(m.stop_flag, 0);
+  const uint32_t blocks = uint32_t((m.units.size() + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  agent_kernel<<<blocks, kWarp * kWarpsPerBlock, 0, m.stream>>>(reinterpret_cast<Unit*>(m.device_units.data()),
+                                                                uint32_t(m.units.size()),
+                                                                reinterpret_cast<uint32_t*>(m.device_stalls.data()),
+                                                                m.stop_flag);
+  GNF_CUDA_CHECK_LAUNCH();
+  m.running = true;
+}
+
+void GpuAgent::stop() {
+  Impl& m = *impl_;
+  if (!m.running) return;
+  store_release_sys(m.stop_flag, 1);
+  m.running = false;
+  GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  GNF_CUDA_CHECK(cudaMemcpy(m.units.data(), m.device_units.data(), m.units.size() * sizeof(Unit), cudaMemcpyDeviceToHost));
+}
+
+}  // namespace gnf::nic

@@ -1,0 +1,442 @@
+#include "nic/queue_group.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "nic/port.h"
+#include "wire/frame_size.h"
+
+namespace gnf::nic {
+
+namespace {
+
+// Bounds on work per poll. Arrivals get four times the DMA's share, so that a port offered more
+// than the model moves drops the excess at its buffer (rx_missed), as an overloaded NIC does,
+// instead of slowing the wire down; only when the model cannot even take frames off the wire as
+// fast as they arrive does it fall behind, and wire_lag says so. Without a bound, a model that
+// fell behind would spend every poll admitting and its DMA would starve.
+constexpr uint32_t kAdmitBurst = 1024;
+constexpr uint32_t kDmaBurst = 256;
+// Tx descriptors (or tx FIFO frames) taken per queue per transmit round.
+constexpr uint32_t kTxBurst = 256;
+
+uint16_t descriptor_rss_type(RssResult::Type type) {
+  switch (type) {
+    case RssResult::Type::None: return IXGBE_RXDADV_RSSTYPE_NONE;
+    case RssResult::Type::Ipv4: return IXGBE_RXDADV_RSSTYPE_IPV4;
+    case RssResult::Type::Ipv4Tcp: return IXGBE_RXDADV_RSSTYPE_IPV4_TCP;
+    case RssResult::Type::Ipv4Udp: return IXGBE_RXDADV_RSSTYPE_IPV4_UDP;
+    case RssResult::Type::Ipv6: return IXGBE_RXDADV_RSSTYPE_IPV6;
+    case RssResult::Type::Ipv6Tcp: return IXGBE_RXDADV_RSSTYPE_IPV6_TCP;
+    case RssResult::Type::Ipv6Udp: return IXGBE_RXDADV_RSSTYPE_IPV6_UDP;
+  }
+  return IXGBE_RXDADV_RSSTYPE_NONE;
+}
+
+uint32_t next_index(uint32_t i, uint32_t entries) { return i + 1 == entries ? 0 : i + 1; }
+
+template <typename T>
+T* at(uint64_t addr) {
+  return reinterpret_cast<T*>(addr);
+}
+
+}  // namespace
+
+QueueGroup::QueueGroup(Port& port, uint32_t index, uint32_t groups, wire::Sink* sink, DmaSide dma,
+                       mem::Domain fifo_domain)
+    : port_(port), index_(index), groups_(groups), sink_(sink), dma_side_(dma) {
+  const PortOptions& o = port.options();
+  const uint32_t max_frame = fifo_align(o.max_frame_bytes);
+  // Every frame the buffer holds may hash to one queue: each queue's FIFO can hold the whole buffer
+  // (records of the smallest frames; bytes with their alignment).
+  const uint32_t rx_records = o.rx_buffer_bytes / uint32_t(wire::l2_bytes(wire::kMinFrameBytes)) + 2;
+  const uint32_t rx_bytes = o.rx_buffer_bytes + o.rx_buffer_bytes / 4 + 2 * max_frame;
+  // A looped-back port sends in arrival order, as the 82599's one receive FIFO would: one FIFO
+  // for all of the group's queues.
+  for (uint32_t q = index; q < (o.loopback ? std::min<uint32_t>(index + 1, o.rx_queues) : o.rx_queues); q += groups)
+    rx_.push_back(RxQueue{uint16_t(q), std::make_unique<FrameFifo>(fifo_domain, rx_records, rx_bytes)});
+  // The GPU agent's tx FIFOs are the tx packet buffer, shared out over the queues: how far ahead
+  // of the line the NIC fetches (at least two largest frames per queue).
+  const uint32_t tx_bytes = std::max(o.tx_buffer_bytes / o.tx_queues, 2 * max_frame);
+  for (uint32_t q = index; q < o.tx_queues; q += groups)
+    tx_.push_back(TxQueue{uint16_t(q), dma == DmaSide::GpuAgent
+                                           ? std::make_unique<FrameFifo>(fifo_domain, tx_bytes / 64 + 2, tx_bytes)
+                                           : nullptr});
+  for (const RxQueue& q : rx_) rx_queues_.push_back(q.queue);
+  for (const TxQueue& q : tx_) tx_queues_.push_back(q.queue);
+  batch_.reserve(kTxBurst);
+}
+
+void QueueGroup::start(uint64_t now_ns) {
+  std::visit([&](auto& w) {
+    if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) w.start(now_ns);
+  }, wire_);
+  rx_drained_.store(wire_done(), std::memory_order_release);
+}
+
+bool QueueGroup::wire_done() {
+  return std::visit([](auto& w) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) return true;
+    else return w.done();
+  }, wire_);
+}
+
+bool QueueGroup::poll_rx(uint64_t now_ns) {
+  const uint64_t now_ps = now_ns * 1000;
+  bool moved = admit_arrivals(now_ps);
+  if (port_.options().loopback) {
+    moved |= loop_back(now_ps);
+    if (sink_) sink_->flush();
+  }
+  else if (dma_side_ == DmaSide::Host) moved |= dma_to_rx_rings();
+  else moved |= reclaim_from_agent();
+  bool empty = true;
+  for (const RxQueue& q : rx_) empty &= q.producer.consumed_seen == q.producer.head;
+  rx_drained_.store(empty && wire_done(), std::memory_order_release);
+  return moved;
+}
+
+bool QueueGroup::admit_arrivals(uint64_t now_ps) {
+  if (stop_requested_.load(std::memory_order_relaxed))
+    std::visit([](auto& w) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) w.stop();
+    }, wire_);
+  return std::visit([&](auto& w) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) return false;
+    else return admit(w, now_ps);
+  }, wire_);
+}
+
+template <typename Wire>
+bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
+  const PortOptions& o = port_.options();
+  int64_t credit = 0;  // room in the port's buffer taken for this poll
+  uint64_t lag_sum_ps = 0, lag_max_ps = 0, late = 0, runts = 0, oversize = 0, missed = 0, disabled = 0;
+  uint32_t n = 0;
+  Arrival a;
+  for (; n < kAdmitBurst && wire.next(now_ps, a); ++n) {
+    // A paused sender's frame is late by the pause, not by the model.
+    if (!o.flow_control) {
+      const uint64_t lag = now_ps - a.arrival_ps;
+      lag_sum_ps += lag;
+      lag_max_ps = std::max(lag_max_ps, lag);
+      late += lag > kLateFrameNs * 1000;
+    }
+    // The MAC checks size first (7.1.1): runts and oversize frames never reach the buffer.
+    if (a.len < wire::kMinFrameBytes || a.len > o.max_frame_bytes) {
+      ++(a.len < wire::kMinFrameBytes ? runts : oversize);
+      wire.taken();
+      continue;
+    }
+    const uint32_t need = uint32_t(wire::l2_bytes(a.len));
+    if (credit < need && !port_.take_rx_buffer(credit, need)) {
+      if (o.flow_control) {
+        // XOFF: the partner holds this frame until the buffer drains.
+        if (!pause_counted_) counters_.rx_pause.add();
+        pause_counted_ = true;
+        break;
+      }
+      ++missed;  // an overloaded port drops at wire speed
+      wire.taken();
+      continue;
+    }
+    pause_counted_ = false;
+    if (a.rss.queue >= o.rx_queues) {
+      ++disabled;
+      wire.taken();
+      continue;
+    }
+    RxQueue& q = rx_[o.loopback ? 0 : a.rss.queue / groups_];
+    const FrameFifoRef& f = q.fifo->ref();
+    uint32_t position;
+    if (!q.producer.place(f, a.len, position)) {
+      q.producer.saw_consumed(f, dma_side_ == DmaSide::Host ? q.consumer : reg_read(*f.consumed));
+      if (!q.producer.place(f, a.len, position)) {  // FIFOs hold the whole buffer: not expected
+        ++missed;
+        wire.taken();
+        continue;
+      }
+    }
+    wire.write(f.at(position));
+    q.producer.push(f, position, a.len, a.rss.hash, descriptor_rss_type(a.rss.type), a.rss.queue);
+    credit -= need;
+    wire.taken();
+  }
+  port_.free_rx_buffer(credit);
+  if (n == 0) return false;
+  if (lag_max_ps / 1000 > counters_.wire_lag_max_ns.get()) counters_.wire_lag_max_ns.set(lag_max_ps / 1000);
+  counters_.wire_lag_sum_ns.add(lag_sum_ps / 1000);
+  counters_.wire_late_frames.add(late);
+  counters_.rx_runt.add(runts);
+  counters_.rx_oversize.add(oversize);
+  counters_.rx_missed.add(missed);
+  counters_.rx_queue_disabled.add(disabled);
+  // The GPU agent takes what is published: one release store per queue per poll.
+  if (dma_side_ == DmaSide::GpuAgent)
+    for (RxQueue& q : rx_)
+      if (q.producer.published != q.producer.head) {
+        reg_write(*q.fifo->ref().produced, q.producer.head);
+        q.producer.published = q.producer.head;
+      }
+  return true;
+}
+
+bool QueueGroup::update_stall(RxQueue& q, bool stalled) {
+  if (q.stalled == stalled) return stalled;
+  q.stalled = stalled;
+  if (stalled) {
+    counters_.rx_no_desc_stall.add();
+    port_.stalled_queues().fetch_add(1, std::memory_order_relaxed);
+  } else {
+    port_.stalled_queues().fetch_sub(1, std::memory_order_relaxed);
+  }
+  return stalled;
+}
+
+bool QueueGroup::dma_to_rx_rings() {
+  bool moved = false;
+  int64_t freed = 0;
+  for (RxQueue& q : rx_) {
+    const FrameFifoRef& f = q.fifo->ref();
+    if (q.consumer == q.producer.head) continue;
+    // The 82599 has one receive FIFO: a frame for a queue without DROP_EN and without a descriptor
+    // holds up every frame behind it. Here each queue has its FIFO, and while any queue of the
+    // port is so stalled, only that queue moves on (head-of-line blocking).
+    if (!q.stalled && port_.stalled_queues().load(std::memory_order_relaxed) != 0) continue;
+    RxQueueRegs& r = port_.regs().rx[q.queue];
+    const uint32_t entries = reg_read(r.RDLEN) / sizeof(ixgbe_adv_rx_desc);
+    const bool enabled = (reg_read(r.RXDCTL) & IXGBE_RXDCTL_ENABLE) && entries != 0;
+    const uint32_t srrctl = reg_read(r.SRRCTL);
+    const uint32_t buffer_bytes = (srrctl & 0x1F) * 1024;  // BSIZEPACKET, 1 KiB units
+    // Acquire on RDT: the driver's refills of every descriptor before RDT are visible.
+    const uint32_t rdt = reg_read(r.RDT);
+    auto* ring = at<ixgbe_adv_rx_desc>(reg_addr64(r.RDBAL, r.RDBAH));
+    uint32_t rdh = q.rdh;
+    if (q.stalled && rdh != rdt) update_stall(q, false);
+    uint64_t placed = 0, bytes = 0, dropped = 0, too_small = 0, disabled = 0;
+    for (uint32_t i = 0; i < kDmaBurst && q.consumer != q.producer.head; ++i) {
+      const FifoRecord& rec = f.record(q.consumer);
+      if (!enabled) {
+        ++disabled;
+      } else if (rdh == rdt) {
+        // No descriptor. The head never moves onto the tail: RDH == RDT means "none left".
+        if (!(srrctl & IXGBE_SRRCTL_DROP_EN) && update_stall(q, true)) break;
+        ++dropped;
+      } else if (buffer_bytes != 0 && rec.len > buffer_bytes) {
+        ++too_small;
+      } else {
+        ixgbe_adv_rx_desc& desc = ring[rdh];
+        std::memcpy(at<uint8_t>(desc.read.pkt_addr), f.at(rec.position), rec.len);
+        desc.wb.lower.lo_dword.hs_rss.pkt_info = rec.rss_type;
+        desc.wb.lower.lo_dword.hs_rss.hdr_info = 0;
+        desc.wb.lower.hi_dword.rss = rec.rss_hash;
+        desc.wb.upper.length = uint16_t(rec.len);
+        desc.wb.upper.vlan = 0;
+        // Release: the packet bytes and the fields above happen-before any acquire load that
+        // observes DD. The driver polls exactly this word.
+        reg_write(desc.wb.upper.status_error, IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP);
+        rdh = next_index(rdh, entries);
+        ++placed;
+        bytes += rec.len;
+      }
+      freed += int64_t(wire::l2_bytes(rec.len));
+      ++q.consumer;
+    }
+    q.producer.saw_consumed(f, q.consumer);
+    moved = true;
+    if (placed) {
+      q.rdh = rdh;
+      reg_write(r.RDH, rdh);
+      counters_.rx_good_packets.add(placed);
+      counters_.rx_good_bytes.add(bytes + placed * wire::kFcsBytes);
+      counters_.rx_queue_packets[q.queue].add(placed);
+      dma_.packet_bytes_to_memory.add(bytes);
+      dma_.desc_bytes_from_memory.add(placed * sizeof(ixgbe_adv_rx_desc));
+      dma_.desc_bytes_to_memory.add(placed * sizeof(ixgbe_adv_rx_desc));
+    }
+    counters_.rx_no_desc_drop.add(dropped);
+    counters_.rx_queue_drops[q.queue].add(dropped);
+    counters_.rx_buffer_too_small.add(too_small);
+    counters_.rx_queue_disabled.add(disabled);
+  }
+  port_.free_rx_buffer(freed);
+  return moved;
+}
+
+bool QueueGroup::reclaim_from_agent() {
+  int64_t freed = 0;
+  for (RxQueue& q : rx_) {
+    const FrameFifoRef& f = q.fifo->ref();
+    // Acquire: the agent has read the bytes of every record before `consumed`.
+    const uint32_t consumed = reg_read(*f.consumed);
+    for (uint32_t i = q.producer.consumed_seen; i != consumed; ++i) freed += int64_t(wire::l2_bytes(f.record(i).len));
+    q.producer.saw_consumed(f, consumed);
+  }
+  port_.free_rx_buffer(freed);
+  return freed != 0;
+}
+
+// The frames of batch_ go onto the line back to back, as early as the line allows and no earlier
+// than `now_ps`, and to the sink with the time their last bit leaves; returns how many it sent.
+uint64_t QueueGroup::send_batch(uint64_t wire_ps, uint64_t now_ps) {
+  uint64_t at = port_.reserve_line(wire_ps, now_ps);
+  uint64_t bytes = 0;
+  for (const Departure& d : batch_) {
+    if (!d.data) continue;
+    at += wire::l1_bytes(d.len) * port_.ps_per_byte();
+    if (sink_) sink_->deliver(d.data, d.len, at / 1000);
+    bytes += d.len;
+  }
+  const uint64_t sent = batch_.size() - std::count_if(batch_.begin(), batch_.end(), [](const Departure& d) { return !d.data; });
+  counters_.tx_good_packets.add(sent);
+  counters_.tx_good_bytes.add(bytes + sent * wire::kFcsBytes);
+  return sent;
+}
+
+// How many more picoseconds of frames the NIC may take now: it runs no further ahead of the line
+// than its tx packet buffer holds (beyond that, frames wait in their rings or FIFOs).
+int64_t QueueGroup::line_budget_ps(uint64_t now_ps) const {
+  return int64_t(now_ps + port_.tx_window_ps()) - int64_t(std::max(port_.line_free_ps(), now_ps));
+}
+
+bool QueueGroup::loop_back(uint64_t now_ps) {
+  RxQueue& q = rx_.front();
+  const FrameFifoRef& f = q.fifo->ref();
+  int64_t budget = line_budget_ps(now_ps);
+  uint64_t wire_ps = 0;
+  batch_.clear();
+  for (uint32_t i = q.consumer; i != q.producer.head && batch_.size() < kDmaBurst && budget > 0; ++i) {
+    const FifoRecord& rec = f.record(i);
+    const uint64_t t = wire::l1_bytes(rec.len) * port_.ps_per_byte();
+    batch_.push_back(Departure{f.at(rec.position), rec.len});
+    wire_ps += t;
+    budget -= int64_t(t);
+  }
+  if (batch_.empty()) return false;
+  int64_t freed = 0;
+  for (uint32_t i = 0; i < batch_.size(); ++i) {
+    const FifoRecord& rec = f.record(q.consumer + i);
+    counters_.rx_queue_packets[rec.queue].add();
+    counters_.tx_queue_packets[rec.queue].add();
+    freed += int64_t(wire::l2_bytes(rec.len));
+  }
+  send_batch(wire_ps, now_ps);
+  counters_.rx_good_packets.add(batch_.size());
+  counters_.rx_good_bytes.add(uint64_t(freed));
+  q.consumer += uint32_t(batch_.size());
+  q.producer.saw_consumed(f, q.consumer);
+  port_.free_rx_buffer(freed);
+  return true;
+}
+
+bool QueueGroup::poll_tx(uint64_t now_ns) {
+  if (port_.options().loopback) return false;  // the rx side owns the tx line
+  const uint64_t now_ps = now_ns * 1000;
+  const bool moved = dma_side_ == DmaSide::Host ? transmit_rings(now_ps) : transmit_fifos(now_ps);
+  if (moved) counters_.tx_rounds.add();
+  if (sink_) sink_->flush();
+  return moved;
+}
+
+// One round of transmit DMA over this group's tx queues: fetch what each has pending (up to a
+// burst), as much as the tx packet buffer takes, send it, write back and move the heads.
+bool QueueGroup::transmit_rings(uint64_t now_ps) {
+  bool moved = false;
+  const PortOptions& o = port_.options();
+  for (TxQueue& q : tx_) {
+    TxQueueRegs& t = port_.regs().tx[q.queue];
+    const uint32_t entries = reg_read(t.TDLEN) / sizeof(ixgbe_adv_tx_desc);
+    if (!(reg_read(t.TXDCTL) & IXGBE_TXDCTL_ENABLE) || entries == 0) continue;
+    // Acquire on TDT: the descriptors (and packets) the driver queued before it are visible.
+    const uint32_t tdt = reg_read(t.TDT);
+    // [TDH, last TDT) was pending; the driver added (TDT - last TDT) since. More than the ring
+    // holds means it wrapped past the head: the NIC now sees (that sum mod entries) pending, and
+    // the descriptors in between are overwritten or passed by before they are sent.
+    const uint32_t pending = (q.last_tdt + entries - q.tdh) % entries + (tdt + entries - q.last_tdt) % entries;
+    if (pending >= entries) counters_.tx_overrun.add(pending / entries * entries);
+    q.last_tdt = tdt;
+    if (q.tdh == tdt) continue;
+    const uint32_t count = std::min((tdt + entries - q.tdh) % entries, kTxBurst);
+    auto* ring = at<ixgbe_adv_tx_desc>(reg_addr64(t.TDBAL, t.TDBAH));
+    int64_t budget = line_budget_ps(now_ps);
+    uint64_t wire_ps = 0, read_bytes = 0;
+    batch_.clear();
+    for (uint32_t i = 0, d = q.tdh; i < count && budget > 0; ++i, d = next_index(d, entries)) {
+      const uint32_t cmd = ring[d].read.cmd_type_len;
+      const uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
+      // gnf's NIC model sends single-descriptor packets only.
+      const bool sendable = (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= o.max_frame_bytes;
+      batch_.push_back(Departure{sendable ? at<const uint8_t>(ring[d].read.buffer_addr) : nullptr, len});
+      if (!sendable) continue;
+      const uint64_t time = wire::l1_bytes(len) * port_.ps_per_byte();
+      wire_ps += time;
+      budget -= int64_t(time);
+      read_bytes += len;
+    }
+    if (batch_.empty()) continue;
+    moved = true;
+    counters_.tx_queue_packets[q.queue].add(send_batch(wire_ps, now_ps));
+    uint32_t d = q.tdh;
+    uint64_t writebacks = 0;
+    for (const Departure& sent : batch_) {
+      if (!sent.data) counters_.tx_bad_desc.add();
+      if (ring[d].read.cmd_type_len & IXGBE_ADVTXD_DCMD_RS) {
+        // The NIC is done with the descriptor and its buffer: release, so that the driver's acquire
+        // of DD may reuse the slot knowing this read of it is complete.
+        reg_write(ring[d].wb.status, IXGBE_ADVTXD_STAT_DD);
+        ++writebacks;
+      }
+      d = next_index(d, entries);
+    }
+    q.tdh = d;
+    reg_write(t.TDH, d);
+    const uint32_t wbal = reg_read(t.TDWBAL);
+    if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) {
+      reg_write(*at<uint32_t>(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH))), d);
+      dma_.desc_bytes_to_memory.add(4);
+    }
+    dma_.desc_bytes_from_memory.add(batch_.size() * sizeof(ixgbe_adv_tx_desc));
+    dma_.desc_bytes_to_memory.add(writebacks * sizeof(ixgbe_adv_tx_desc));
+    dma_.packet_bytes_from_memory.add(read_bytes);
+  }
+  return moved;
+}
+
+// The GPU agent has fetched these frames from the tx rings into the queues' FIFOs; they go onto
+// the line from there.
+bool QueueGroup::transmit_fifos(uint64_t now_ps) {
+  bool moved = false;
+  for (TxQueue& q : tx_) {
+    const FrameFifoRef& f = q.fifo->ref();
+    // Acquire: the agent's records and bytes before `produced` are visible.
+    const uint32_t produced = reg_read(*f.produced);
+    int64_t budget = line_budget_ps(now_ps);
+    uint64_t wire_ps = 0;
+    batch_.clear();
+    for (uint32_t i = q.consumer; i != produced && batch_.size() < kTxBurst && budget > 0; ++i) {
+      const FifoRecord& rec = f.record(i);
+      const uint64_t t = wire::l1_bytes(rec.len) * port_.ps_per_byte();
+      batch_.push_back(Departure{f.at(rec.position), rec.len});
+      wire_ps += t;
+      budget -= int64_t(t);
+    }
+    if (batch_.empty()) continue;
+    moved = true;
+    counters_.tx_queue_packets[q.queue].add(send_batch(wire_ps, now_ps));
+    q.consumer += uint32_t(batch_.size());
+    // Release: the frames are read (delivered) before the agent may write over them.
+    reg_write(*f.consumed, q.consumer);
+  }
+  return moved;
+}
+
+bool QueueGroup::tx_drained() const {
+  for (const TxQueue& q : tx_) {
+    const TxQueueRegs& t = port_.regs().tx[q.queue];
+    if (reg_read(t.TDH) != reg_read(t.TDT)) return false;
+    if (q.fifo && reg_read(*q.fifo->ref().produced) != reg_read(*q.fifo->ref().consumed)) return false;
+  }
+  return true;
+}
+
+}  // namespace gnf::nic
