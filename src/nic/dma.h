@@ -16,20 +16,40 @@
 
 namespace gnf::nic {
 
-struct DmaCounters {
-  Counter packet_bytes_to_memory;  // NIC -> memory: received packets
-  Counter packet_bytes_from_memory;  // memory -> NIC: transmitted packets
-  Counter desc_bytes_to_memory;    // write-backs (rx and tx) and head write-backs
-  Counter desc_bytes_from_memory;  // descriptor fetches
+// `T` is Counter for the engine's live counters, uint64_t for a snapshot of them (util/counter.h).
+template <typename T>
+struct DmaCountersOf {
+  T packet_bytes_to_memory{};    // NIC -> memory: received packets
+  T packet_bytes_from_memory{};  // memory -> NIC: transmitted packets
+  T desc_bytes_to_memory{};      // write-backs (rx and tx) and head write-backs
+  T desc_bytes_from_memory{};    // descriptor fetches
   // How the engine worked, to tell where the NIC model's time goes: write batches issued (one
   // per flush with anything queued) and the copies in them, read batches (each one waited for),
   // and the time spent waiting, for reads and for staging to come free.
-  Counter write_batches;
-  Counter write_copies;
-  Counter read_batches;
-  Counter read_wait_ns;
-  Counter write_wait_ns;
+  T write_batches{};
+  T write_copies{};
+  T read_batches{};
+  T read_wait_ns{};
+  T write_wait_ns{};
+
+  // Named as the JSON summary names them: bytes over the bus in a port's dma_bytes (both engines
+  // together), the engine's work as a diagnostic in its nic_model (each engine apart).
+  static constexpr CounterField<DmaCountersOf, T> kFields[] = {
+      {"packets_to_memory", &DmaCountersOf::packet_bytes_to_memory},
+      {"packets_from_memory", &DmaCountersOf::packet_bytes_from_memory},
+      {"descriptors_to_memory", &DmaCountersOf::desc_bytes_to_memory},
+      {"descriptors_from_memory", &DmaCountersOf::desc_bytes_from_memory},
+      {"write_batches", &DmaCountersOf::write_batches, Role::Diagnostic},
+      {"write_copies", &DmaCountersOf::write_copies, Role::Diagnostic},
+      {"read_batches", &DmaCountersOf::read_batches, Role::Diagnostic},
+      {"read_wait_ns", &DmaCountersOf::read_wait_ns, Role::Diagnostic},
+      {"write_wait_ns", &DmaCountersOf::write_wait_ns, Role::Diagnostic},
+  };
 };
+static_assert(std::size(DmaCountersOf<Counter>::kFields) * sizeof(Counter) == sizeof(DmaCountersOf<Counter>),
+              "every DMA counter has a line in the table");
+using DmaCounters = DmaCountersOf<Counter>;
+using DmaCounterValues = DmaCountersOf<uint64_t>;
 
 struct PacketRead {
   uint8_t* dst;
