@@ -33,7 +33,7 @@ constexpr uint64_t kProgressIntervalNs = 200'000'000;
 
 uint64_t forwarded_frames(const path::Snapshot& s) {
   uint64_t n = 0;
-  for (const path::PortStats& p : s.ports) n += p.tx_packets;
+  for (const path::PortStats& p : s.ports) n += p.tx_good_packets;
   return n;
 }
 

@@ -87,28 +87,24 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
                           : nlohmann::json("host")}};
 }
 
+// Adds the change of each counter between two snapshots of a block to the loss cause it is filed under.
+template <typename Block>
+void add_losses(uint64_t (&lost)[std::size(kLossNames)], const Block& before, const Block& after) {
+  for (const auto& field : Block::kFields)
+    if (field.loss != Loss::None) lost[size_t(field.loss)] += after.*field.member - before.*field.member;
+}
+
 // Counter deltas between the window snapshot and the end, by where a frame died. The window's
 // edges are approximate here: the deltas also hold drops of warm-up frames still in flight as
 // the window opened, so they cover at least every drop of a window frame (bench.cpp says why).
 nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b) {
-  uint64_t rx_buffer = 0, rx_ring = 0, tx_overrun = 0, other = 0;
-  for (size_t i = 0; i < b.ports.size(); ++i) {
-    const path::PortStats &p = b.ports[i], &q = a.ports[i];
-    rx_buffer += p.rx_missed - q.rx_missed;
-    tx_overrun += p.tx_overrun - q.tx_overrun;
-    rx_ring += p.rx_no_desc_drop - q.rx_no_desc_drop;
-    other += (p.rx_runt - q.rx_runt) + (p.rx_oversize - q.rx_oversize) +
-             (p.rx_buffer_too_small - q.rx_buffer_too_small) + (p.rx_queue_disabled - q.rx_queue_disabled) +
-             (p.tx_bad_desc - q.tx_bad_desc);
-  }
-  const path::DriverStats &d = b.driver, &e = a.driver;
-  other += (d.bad_out_port - e.bad_out_port) + (d.gpu_sink_unrecorded - e.gpu_sink_unrecorded);
-  return {{"nic_rx_buffer", rx_buffer},
-          {"rx_ring", rx_ring},
-          {"tx_ring", (d.tx_ring_full - e.tx_ring_full) + tx_overrun},
-          {"nf_drop", d.nf_drops - e.nf_drops},
-          {"to_host", (d.to_host - e.to_host) + (d.to_host_overflow - e.to_host_overflow)},
-          {"other", other}};
+  uint64_t lost[std::size(kLossNames)] = {};
+  for (size_t i = 0; i < b.ports.size(); ++i) add_losses<nic::PortCounterValues>(lost, a.ports[i], b.ports[i]);
+  add_losses(lost, a.driver, b.driver);
+  nlohmann::json where;
+  for (size_t cause = size_t(Loss::None) + 1; cause < std::size(kLossNames); ++cause)
+    where[kLossNames[cause]] = lost[cause];
+  return where;
 }
 
 // latency_json with every key of the schema even when nothing was measured (all 0 then, as
@@ -166,13 +162,15 @@ nlohmann::json gpu_json(const std::optional<GpuSampler::Summary>& gpu) {
 
 // DMA engine bytes between the window snapshot and the end, per received frame.
 nlohmann::json pcie_json(const path::Snapshot& a, const path::Snapshot& b, uint64_t received) {
-  uint64_t packet_to = 0, packet_from = 0, desc_to = 0, desc_from = 0;
+  nic::DmaCounterValues before, after;
   for (size_t i = 0; i < b.ports.size(); ++i) {
-    packet_to += b.ports[i].dma_packet_bytes_to_memory - a.ports[i].dma_packet_bytes_to_memory;
-    packet_from += b.ports[i].dma_packet_bytes_from_memory - a.ports[i].dma_packet_bytes_from_memory;
-    desc_to += b.ports[i].dma_desc_bytes_to_memory - a.ports[i].dma_desc_bytes_to_memory;
-    desc_from += b.ports[i].dma_desc_bytes_from_memory - a.ports[i].dma_desc_bytes_from_memory;
+    add_counters(before, a.ports[i].dma);
+    add_counters(after, b.ports[i].dma);
   }
+  const uint64_t packet_to = after.packet_bytes_to_memory - before.packet_bytes_to_memory;
+  const uint64_t packet_from = after.packet_bytes_from_memory - before.packet_bytes_from_memory;
+  const uint64_t desc_to = after.desc_bytes_to_memory - before.desc_bytes_to_memory;
+  const uint64_t desc_from = after.desc_bytes_from_memory - before.desc_bytes_from_memory;
   double n = double(received);
   return {{"bytes_per_packet",
            {{"to_memory", ratio(double(packet_to + desc_to), n)},

@@ -36,9 +36,18 @@ nlohmann::json latency_json(const wire::LatencyHistogram& h) {
 
 namespace {
 
+// The values of a block's counters (util/counter.h) that `pick` picks from its table, by name.
+template <typename Block, typename Pick>
+nlohmann::json counters_json(const Block& block, Pick pick) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& field : Block::kFields)
+    if (pick(field)) j[field.name] = block.*field.member;
+  return j;
+}
+
 // How the NIC model kept up with the wire and where its DMA time went (not an 82599 view).
 nlohmann::json nic_model_json(const path::PortStats& p) {
-  uint64_t taken = p.rx_packets + p.rx_missed + p.rx_runt + p.rx_oversize;
+  uint64_t taken = p.rx_good_packets + p.rx_missed + p.rx_runt + p.rx_oversize;
   return {{"wire_lag",
            {{"max_ns", p.wire_lag_max_ns},
             {"mean_ns", taken ? double(p.wire_lag_sum_ns) / double(taken) : 0.0},
@@ -46,6 +55,32 @@ nlohmann::json nic_model_json(const path::PortStats& p) {
             {"late_threshold_ns", nic::kLateFrameNs}}},
           {"tx_rounds", p.tx_rounds},
           {"queue_groups", p.queue_groups}};
+}
+
+// Bytes the port's DMA moved over the bus, and per packet the port received or sent.
+nlohmann::json dma_bytes_json(const path::PortStats& p, uint64_t packets) {
+  const nic::DmaCounterValues& dma = p.dma;
+  nlohmann::json j = counters_json(dma, with_role(Role::Count));
+  j["per_packet"] = double(sum_counters(dma, with_role(Role::Count))) / double(packets);
+  return j;
+}
+
+// A port's counters beside its name, those of frames the NIC dropped under "drops"; the NIC
+// model's diagnostics are nic_model_json's.
+void add_port_counters(nlohmann::json& port, const path::PortStats& p) {
+  nlohmann::json& drops = port["drops"] = nlohmann::json::object();
+  for (const auto& field : nic::PortCounterValues::kFields) {
+    if (field.role != Role::Diagnostic) (dropped_at_nic(field.role) ? drops : port)[field.name] = p.*field.member;
+  }
+}
+
+// The stats line's counters of a block, as " name delta" each.
+template <typename Block>
+std::string line_counters(const Block& before, const Block& after) {
+  std::string out;
+  for (const auto& field : Block::kFields)
+    if (field.line) out += fmt::format(" {} {}", field.line, after.*field.member - before.*field.member);
+  return out;
 }
 
 // What went over the Linux interface a port is attached to: gnf's counts and the kernel's drops.
@@ -77,19 +112,14 @@ std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, d
     auto gbps_l1 = [&](uint64_t bytes, uint64_t packets) {
       return rate(bytes + packets * wire::kPreambleIfgBytes, dt) * 8 / 1e9;
     };
-    uint64_t rx_p = b.rx_packets - a.rx_packets, tx_p = b.tx_packets - a.tx_packets;
-    out += fmt::format(
-        "[{:7.1f}s] {:<8} rx {:8.3f} Mpps {:7.3f} Gb/s | tx {:8.3f} Mpps {:7.3f} Gb/s | drops: missed {} no_desc {} "
-        "runt {} oversize {}\n",
-        since_start_s, b.name, rate(rx_p, dt) / 1e6, gbps_l1(b.rx_bytes - a.rx_bytes, rx_p), rate(tx_p, dt) / 1e6,
-        gbps_l1(b.tx_bytes - a.tx_bytes, tx_p), b.rx_missed - a.rx_missed, b.rx_no_desc_drop - a.rx_no_desc_drop,
-        b.rx_runt - a.rx_runt, b.rx_oversize - a.rx_oversize);
+    uint64_t rx_p = b.rx_good_packets - a.rx_good_packets, tx_p = b.tx_good_packets - a.tx_good_packets;
+    out += fmt::format("[{:7.1f}s] {:<8} rx {:8.3f} Mpps {:7.3f} Gb/s | tx {:8.3f} Mpps {:7.3f} Gb/s | drops:{}\n",
+                       since_start_s, b.name, rate(rx_p, dt) / 1e6, gbps_l1(b.rx_good_bytes - a.rx_good_bytes, rx_p),
+                       rate(tx_p, dt) / 1e6, gbps_l1(b.tx_good_bytes - a.tx_good_bytes, tx_p),
+                       line_counters<nic::PortCounterValues>(a, b));
   }
-  const path::DriverStats& d = cur.driver;
-  const path::DriverStats& e = prev.driver;
-  out += fmt::format("[{:7.1f}s] driver   nf_drop {} to_host {} tx_full {} alloc_fail {}\n", since_start_s,
-                     d.nf_drops - e.nf_drops, d.to_host - e.to_host, d.tx_ring_full - e.tx_ring_full,
-                     d.alloc_failures - e.alloc_failures);
+  out += fmt::format("[{:7.1f}s] driver  {}\n", since_start_s,
+                     line_counters<driver::DriverCounterValues>(prev.driver, cur.driver));
   return out;
 }
 
@@ -115,58 +145,31 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
   for (size_t i = 0; i < end.ports.size(); ++i) {
     const path::PortStats& p = end.ports[i];
     const path::PortStats& s = start.ports[i];
-    uint64_t rx = p.rx_packets - s.rx_packets, tx = p.tx_packets - s.tx_packets;
-    uint64_t rx_bytes = p.rx_bytes - s.rx_bytes, tx_bytes = p.tx_bytes - s.tx_bytes;
-    uint64_t packets = std::max<uint64_t>(1, std::max(rx, tx));
-    ports.push_back({
+    uint64_t rx = p.rx_good_packets - s.rx_good_packets, tx = p.tx_good_packets - s.tx_good_packets;
+    uint64_t rx_bytes = p.rx_good_bytes - s.rx_good_bytes, tx_bytes = p.tx_good_bytes - s.tx_good_bytes;
+    json port = {
         {"name", p.name},
         {"source_frames", p.source_frames},
         {"source_malformed", p.source_malformed},
-        {"rx_packets", p.rx_packets},
-        {"rx_bytes", p.rx_bytes},
-        {"tx_packets", p.tx_packets},
-        {"tx_bytes", p.tx_bytes},
         {"rx_pps", rate(rx, seconds)},
         {"tx_pps", rate(tx, seconds)},
         {"rx_gbps_l2", rate(rx_bytes, seconds) * 8 / 1e9},
         {"tx_gbps_l2", rate(tx_bytes, seconds) * 8 / 1e9},
         {"rx_gbps_l1", rate(rx_bytes + rx * wire::kPreambleIfgBytes, seconds) * 8 / 1e9},
         {"tx_gbps_l1", rate(tx_bytes + tx * wire::kPreambleIfgBytes, seconds) * 8 / 1e9},
-        {"drops",
-         {{"rx_missed", p.rx_missed},
-          {"rx_runt", p.rx_runt},
-          {"rx_oversize", p.rx_oversize},
-          {"rx_no_desc", p.rx_no_desc_drop},
-          {"rx_buffer_too_small", p.rx_buffer_too_small},
-          {"rx_queue_disabled", p.rx_queue_disabled},
-          {"tx_bad_desc", p.tx_bad_desc},
-          {"tx_overrun", p.tx_overrun}}},
-        {"rx_no_desc_stalls", p.rx_no_desc_stall},
         {"nic_model", nic_model_json(p)},
         {"rx_queue_packets", p.rx_queue_packets},
         {"rx_queue_drops", p.rx_queue_drops},
-        {"rx_pause", p.rx_pause},
-        {"dma_bytes",
-         {{"packets_to_memory", p.dma_packet_bytes_to_memory},
-          {"packets_from_memory", p.dma_packet_bytes_from_memory},
-          {"descriptors_to_memory", p.dma_desc_bytes_to_memory},
-          {"descriptors_from_memory", p.dma_desc_bytes_from_memory},
-          {"per_packet",
-           double(p.dma_packet_bytes_to_memory + p.dma_packet_bytes_from_memory + p.dma_desc_bytes_to_memory +
-                  p.dma_desc_bytes_from_memory) /
-               double(packets)}}},
-    });
-    if (p.link) ports.back()["link"] = link_json(*pipeline.link(i), *p.link);
+        {"dma_bytes", dma_bytes_json(p, std::max<uint64_t>(1, std::max(rx, tx)))},
+    };
+    add_port_counters(port, p);
+    if (p.link) port["link"] = link_json(*pipeline.link(i), *p.link);
+    ports.push_back(port);
   }
   j["ports"] = ports;
 
-  const path::DriverStats& d = end.driver;
-  j["driver"] = {{"rx_packets", d.rx_packets},   {"tx_packets", d.tx_packets},
-                 {"nf_drops", d.nf_drops},       {"to_host", d.to_host},
-                 {"to_host_overflow", d.to_host_overflow}, {"tx_ring_full", d.tx_ring_full},
-                 {"bad_out_port", d.bad_out_port}, {"alloc_failures", d.alloc_failures},
-                 {"tail_writes", d.tail_writes}, {"gpu_sink", d.gpu_sink},
-                 {"gpu_sink_unrecorded", d.gpu_sink_unrecorded}, {"host_tx", d.host_tx}};
+  j["driver"] = counters_json(end.driver, [](const auto&) { return true; });
+  j["driver"]["host_tx"] = end.driver.host_tx;
   json nfs = json::array();
   for (const path::NfStats& nf : end.nfs) {
     json counters;

@@ -25,17 +25,17 @@ namespace {
 constexpr size_t kAlign = 128;
 size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
-// The kernel publishes GpuPlaneCounters as an array of uint64_t in this order (bypass::Stat).
-static_assert(offsetof(GpuPlaneCounters, rx_packets) == kRx * 8 && offsetof(GpuPlaneCounters, tx_packets) == kTx * 8 &&
-              offsetof(GpuPlaneCounters, nf_drops) == kNfDrops * 8 && offsetof(GpuPlaneCounters, to_host) == kToHost * 8 &&
-              offsetof(GpuPlaneCounters, to_host_overflow) == kToHostOverflow * 8 &&
-              offsetof(GpuPlaneCounters, tx_ring_full) == kTxFull * 8 &&
-              offsetof(GpuPlaneCounters, bad_out_port) == kBadPort * 8 &&
-              offsetof(GpuPlaneCounters, alloc_failures) == kAllocFail * 8 &&
-              offsetof(GpuPlaneCounters, tail_writes) == kTails * 8 &&
-              offsetof(GpuPlaneCounters, consumed) == kConsumed * 8 &&
-              offsetof(GpuPlaneCounters, unrecorded) == kUnrecorded * 8 && offsetof(GpuPlaneCounters, polls) == kStatCount * 8 &&
-              offsetof(GpuPlaneCounters, nf) == (kStatCount + 1) * 8 && sizeof(GpuPlaneCounters) % 8 == 0);
+// The kernel publishes GpuPlaneCounters as an array of uint64_t: the driver's counters in the order
+// of bypass::Stat, then polls, then the NF counters.
+using Words = DriverCounterValues;
+static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packets) == kTx * 8 &&
+              offsetof(Words, nf_drops) == kNfDrops * 8 && offsetof(Words, to_host) == kToHost * 8 &&
+              offsetof(Words, to_host_overflow) == kToHostOverflow * 8 &&
+              offsetof(Words, tx_ring_full) == kTxFull * 8 && offsetof(Words, bad_out_port) == kBadPort * 8 &&
+              offsetof(Words, alloc_failures) == kAllocFail * 8 &&
+              offsetof(Words, tail_writes) == kTails * 8 && offsetof(Words, consumed) == kConsumed * 8 &&
+              offsetof(Words, unrecorded) == kUnrecorded * 8 && sizeof(Words) == kStatCount * 8 &&
+              sizeof(GpuPlaneCounters) == (kStatCount + 1 + nf::kMaxChainLength * nf::NfCounters::kMax) * 8);
 
 template <typename T>
 std::vector<T> fetch(const void* device, size_t count) {

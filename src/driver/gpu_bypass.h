@@ -22,10 +22,7 @@
 namespace gnf::driver {
 
 // Counters each block publishes into pinned memory (one writer: the block's thread 0).
-struct GpuPlaneCounters {
-  uint64_t rx_packets, tx_packets, nf_drops, to_host, to_host_overflow, tx_ring_full, bad_out_port, alloc_failures;
-  uint64_t tail_writes;
-  uint64_t consumed, unrecorded;  // one_way = rx: frames the GPU sink took in; those not noted
+struct GpuPlaneCounters : DriverCounterValues {
   uint64_t polls;  // loop iterations, a liveness signal
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax];
 };

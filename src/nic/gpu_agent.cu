@@ -370,26 +370,26 @@ GpuAgent::GpuAgent(const std::vector<Port*>& ports) : impl_(std::make_unique<Imp
   for (size_t i = 0; i < m.units.size(); ++i) m.units[i].stats = stats + i * kStatCount;
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   for (uint32_t p = 0; p < ports.size(); ++p) {
-    ports[p]->set_agent_counters([this, p](PortCounters& c, DmaCounters& dma) {
+    ports[p]->set_agent_counters([this, p](PortCounterSnapshot& c, DmaCounterValues& dma) {
       const Impl& im = *impl_;
       for (size_t i = 0; i < im.units.size(); ++i) {
         if (im.unit_port[i] != p) continue;
         const volatile uint64_t* v = im.units[i].stats;
         const uint32_t q = im.unit_queue[i];
-        c.rx_good_packets.add(v[kRxPackets]);
-        c.rx_good_bytes.add(v[kRxBytes]);
-        c.rx_queue_packets[q].add(v[kRxPackets]);
-        c.rx_no_desc_drop.add(v[kRxNoDescDrop]);
-        c.rx_queue_drops[q].add(v[kRxNoDescDrop]);
-        c.rx_no_desc_stall.add(v[kRxNoDescStall]);
-        c.rx_buffer_too_small.add(v[kRxTooSmall]);
-        c.rx_queue_disabled.add(v[kRxDisabled]);
-        c.tx_bad_desc.add(v[kTxBadDesc]);
-        c.tx_overrun.add(v[kTxOverrun]);
-        dma.packet_bytes_to_memory.add(v[kPacketBytesToMemory]);
-        dma.packet_bytes_from_memory.add(v[kPacketBytesFromMemory]);
-        dma.desc_bytes_to_memory.add(v[kDescBytesToMemory]);
-        dma.desc_bytes_from_memory.add(v[kDescBytesFromMemory]);
+        c.rx_good_packets += v[kRxPackets];
+        c.rx_good_bytes += v[kRxBytes];
+        c.rx_queue_packets[q] += v[kRxPackets];
+        c.rx_no_desc_drop += v[kRxNoDescDrop];
+        c.rx_queue_drops[q] += v[kRxNoDescDrop];
+        c.rx_no_desc_stall += v[kRxNoDescStall];
+        c.rx_buffer_too_small += v[kRxTooSmall];
+        c.rx_queue_disabled += v[kRxDisabled];
+        c.tx_bad_desc += v[kTxBadDesc];
+        c.tx_overrun += v[kTxOverrun];
+        dma.packet_bytes_to_memory += v[kPacketBytesToMemory];
+        dma.packet_bytes_from_memory += v[kPacketBytesFromMemory];
+        dma.desc_bytes_to_memory += v[kDescBytesToMemory];
+        dma.desc_bytes_from_memory += v[kDescBytesFromMemory];
       }
     });
   }

@@ -109,18 +109,18 @@ uint64_t Port::reserve_line(uint64_t wire_ps, uint64_t earliest_ps) {
   return start;
 }
 
-PortCounters Port::counters() const {
-  PortCounters sum;
-  DmaCounters dma;
+PortCounterSnapshot Port::counters() const {
+  PortCounterSnapshot sum;
+  DmaCounterValues dma;
   for (const auto& g : groups_) add_port_counters(sum, g->counters());
   if (agent_counters_) agent_counters_(sum, dma);
   return sum;
 }
 
-DmaCounters Port::dma_counters() const {
-  PortCounters counters;
-  DmaCounters sum;
-  for (const auto& g : groups_) add_dma_counters(sum, g->dma_counters());
+DmaCounterValues Port::dma_counters() const {
+  PortCounterSnapshot counters;
+  DmaCounterValues sum;
+  for (const auto& g : groups_) add_counters(sum, g->dma_counters());
   if (agent_counters_) agent_counters_(counters, sum);
   return sum;
 }

@@ -74,9 +74,9 @@ class Port {
 
   PortRegs& regs() { return *regs_; }
   const PortOptions& options() const { return options_; }
-  // The counters of every group added up, with the GPU agent's (add_agent_counters).
-  PortCounters counters() const;
-  DmaCounters dma_counters() const;
+  // The counters of every group added up, with the GPU agent's (set_agent_counters).
+  PortCounterSnapshot counters() const;
+  DmaCounterValues dma_counters() const;
 
   // Whether a port with this source and these options can have several queue groups.
   static bool splittable(const PortOptions& options, const wire::Source* source, const wire::Generator* generator);
@@ -117,7 +117,7 @@ class Port {
   std::atomic<uint32_t>& stalled_queues() { return stalled_queues_; }
   // Adds the GPU agent's counters for this port to a sum of counters() and dma_counters()
   // (gpu_agent.h); null: none.
-  using AgentCounters = std::function<void(PortCounters&, DmaCounters&)>;
+  using AgentCounters = std::function<void(PortCounterSnapshot&, DmaCounterValues&)>;
   void set_agent_counters(AgentCounters add) { agent_counters_ = std::move(add); }
 
  private:

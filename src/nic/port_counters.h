@@ -1,7 +1,10 @@
-// A port's statistics, modelled on the 82599's statistics registers (section 8.2.3.23).
+// A port's statistics, modelled on the 82599's statistics registers (section 8.2.3.23), each
+// named once in its table (util/counter.h).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <iterator>
 
 #include "nic/regs.h"
 #include "util/counter.h"
@@ -10,64 +13,86 @@ namespace gnf::nic {
 
 inline constexpr uint64_t kLateFrameNs = 10'000;
 
-// Modelled on the 82599's statistics registers (section 8.2.3.23); names in comments.
-struct PortCounters {
-  Counter rx_good_packets;       // GPRC: delivered into an rx descriptor
-  Counter rx_good_bytes;         // GORC (with FCS)
-  Counter tx_good_packets;       // GPTC
-  Counter tx_good_bytes;         // GOTC (with FCS)
-  Counter rx_missed;             // MPC: dropped because the rx buffer was full
-  Counter rx_runt;               // RUC: shorter than 64 B with FCS
-  Counter rx_oversize;           // ROC: longer than max_frame_bytes
-  Counter rx_no_desc_drop;       // sum of QPRDC: dropped for a DROP_EN queue with no descriptor
-  Counter rx_no_desc_stall;      // RNBC: a non-DROP_EN queue had no descriptor, the port waited
-  Counter rx_buffer_too_small;   // frame larger than the descriptor's buffer (no scatter in gnf)
-  Counter rx_queue_disabled;     // frame hashed to a queue that is not enabled
-  Counter tx_bad_desc;           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length)
+// Modelled on the 82599's statistics registers (section 8.2.3.23); names in comments. `T` is
+// Counter for the port's live counters, uint64_t for a snapshot of them (util/counter.h).
+template <typename T>
+struct PortCountersOf {
+  T rx_good_packets{};       // GPRC: delivered into an rx descriptor
+  T rx_good_bytes{};         // GORC (with FCS)
+  T tx_good_packets{};       // GPTC
+  T tx_good_bytes{};         // GOTC (with FCS)
+  T rx_missed{};             // MPC: dropped because the rx buffer was full
+  T rx_runt{};               // RUC: shorter than 64 B with FCS
+  T rx_oversize{};           // ROC: longer than max_frame_bytes
+  T rx_no_desc_drop{};       // sum of QPRDC: dropped for a DROP_EN queue with no descriptor
+  T rx_no_desc_stall{};      // RNBC: a non-DROP_EN queue had no descriptor, the port waited
+  T rx_buffer_too_small{};   // frame larger than the descriptor's buffer (no scatter in gnf)
+  T rx_queue_disabled{};     // frame hashed to a queue that is not enabled
+  T tx_bad_desc{};           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length)
   // Not an 82599 counter, a model diagnostic: descriptors the driver overwrote before the NIC sent
   // them, seen as TDT moving further than the ring had room for (only a driver without tx
   // completions, tx_completion = "none", can do that). Those packets are never sent.
-  Counter tx_overrun;
-  Counter rx_pause;              // flow control: arrivals held back because the buffer was full
+  T tx_overrun{};
+  T rx_pause{};              // flow control: arrivals held back because the buffer was full
   // The model's own health, not an 82599 counter: how late (after its last bit arrived) the NIC
   // model took each frame off the wire. A model that keeps up takes every frame within a poll;
   // frames taken more than kLateFrameNs late mean the wire outran the model, and latencies and
   // rates measured then describe the model, not the data path.
-  Counter wire_lag_max_ns;
-  Counter wire_lag_sum_ns;
-  Counter wire_late_frames;
+  T wire_lag_max_ns{};
+  T wire_lag_sum_ns{};
+  T wire_late_frames{};
   // Transmit rounds that sent something (each: one descriptor fetch, one packet read).
-  Counter tx_rounds;
+  T tx_rounds{};
+
+  // Named as the JSON summary names them, drops in the per-second stats line's order. The
+  // summary's nic_model reports the diagnostics as a maximum, a mean and a count.
+  static constexpr CounterField<PortCountersOf, T> kFields[] = {
+      {"rx_packets", &PortCountersOf::rx_good_packets, Role::ToDriver},
+      {"rx_bytes", &PortCountersOf::rx_good_bytes},
+      {"tx_packets", &PortCountersOf::tx_good_packets, Role::Sent},
+      {"tx_bytes", &PortCountersOf::tx_good_bytes},
+      {"rx_missed", &PortCountersOf::rx_missed, Role::NicRxDrop, Loss::NicRxBuffer, "missed"},
+      {"rx_no_desc", &PortCountersOf::rx_no_desc_drop, Role::NicRxDrop, Loss::RxRing, "no_desc"},
+      {"rx_runt", &PortCountersOf::rx_runt, Role::NicRxDrop, Loss::Other, "runt"},
+      {"rx_oversize", &PortCountersOf::rx_oversize, Role::NicRxDrop, Loss::Other, "oversize"},
+      {"rx_buffer_too_small", &PortCountersOf::rx_buffer_too_small, Role::NicRxDrop, Loss::Other},
+      {"rx_queue_disabled", &PortCountersOf::rx_queue_disabled, Role::NicRxDrop, Loss::Other},
+      {"tx_bad_desc", &PortCountersOf::tx_bad_desc, Role::NicTxDrop, Loss::Other},
+      {"tx_overrun", &PortCountersOf::tx_overrun, Role::NicTxDrop, Loss::TxRing},
+      {"rx_no_desc_stalls", &PortCountersOf::rx_no_desc_stall},
+      {"rx_pause", &PortCountersOf::rx_pause},
+      {"wire_lag_max_ns", &PortCountersOf::wire_lag_max_ns, Role::Diagnostic},
+      {"wire_lag_sum_ns", &PortCountersOf::wire_lag_sum_ns, Role::Diagnostic},
+      {"wire_late_frames", &PortCountersOf::wire_late_frames, Role::Diagnostic},
+      {"tx_rounds", &PortCountersOf::tx_rounds, Role::Diagnostic},
+  };
+};
+static_assert(std::size(PortCountersOf<Counter>::kFields) * sizeof(Counter) == sizeof(PortCountersOf<Counter>),
+              "every port counter has a line in the table");
+using PortCounterValues = PortCountersOf<uint64_t>;
+
+struct PortCounters : PortCountersOf<Counter> {
   std::array<Counter, kMaxQueues> rx_queue_packets;  // QPRC
   std::array<Counter, kMaxQueues> rx_queue_drops;    // QPRDC
   std::array<Counter, kMaxQueues> tx_queue_packets;  // QPTC
 };
 
-// Adds every counter of `from` to `into`.
-inline void add_port_counters(PortCounters& into, const PortCounters& from) {
-  auto add = [](Counter& a, const Counter& b) { a.add(b.get()); };
-  add(into.rx_good_packets, from.rx_good_packets);
-  add(into.rx_good_bytes, from.rx_good_bytes);
-  add(into.tx_good_packets, from.tx_good_packets);
-  add(into.tx_good_bytes, from.tx_good_bytes);
-  add(into.rx_missed, from.rx_missed);
-  add(into.rx_runt, from.rx_runt);
-  add(into.rx_oversize, from.rx_oversize);
-  add(into.rx_no_desc_drop, from.rx_no_desc_drop);
-  add(into.rx_no_desc_stall, from.rx_no_desc_stall);
-  add(into.rx_buffer_too_small, from.rx_buffer_too_small);
-  add(into.rx_queue_disabled, from.rx_queue_disabled);
-  add(into.tx_bad_desc, from.tx_bad_desc);
-  add(into.tx_overrun, from.tx_overrun);
-  add(into.rx_pause, from.rx_pause);
-  if (from.wire_lag_max_ns.get() > into.wire_lag_max_ns.get()) into.wire_lag_max_ns.set(from.wire_lag_max_ns.get());
-  add(into.wire_lag_sum_ns, from.wire_lag_sum_ns);
-  add(into.wire_late_frames, from.wire_late_frames);
-  add(into.tx_rounds, from.tx_rounds);
+// A port's counters as numbers: the sum over its queue groups (and the GPU agent's).
+struct PortCounterSnapshot : PortCounterValues {
+  std::array<uint64_t, kMaxQueues> rx_queue_packets{};
+  std::array<uint64_t, kMaxQueues> rx_queue_drops{};
+  std::array<uint64_t, kMaxQueues> tx_queue_packets{};
+};
+
+// Adds a queue group's counters to a port's; the longest wire lag is the largest of them.
+inline void add_port_counters(PortCounterSnapshot& into, const PortCounters& from) {
+  const uint64_t lag_max = std::max(into.wire_lag_max_ns, from.wire_lag_max_ns.get());
+  add_counters(into, static_cast<const PortCountersOf<Counter>&>(from));
+  into.wire_lag_max_ns = lag_max;
   for (uint32_t q = 0; q < kMaxQueues; ++q) {
-    add(into.rx_queue_packets[q], from.rx_queue_packets[q]);
-    add(into.rx_queue_drops[q], from.rx_queue_drops[q]);
-    add(into.tx_queue_packets[q], from.tx_queue_packets[q]);
+    into.rx_queue_packets[q] += from.rx_queue_packets[q].get();
+    into.rx_queue_drops[q] += from.rx_queue_drops[q].get();
+    into.tx_queue_packets[q] += from.tx_queue_packets[q].get();
   }
 }
 

@@ -57,13 +57,22 @@ uint64_t Snapshot::offered() const {
 }
 
 uint64_t Snapshot::accounted() const {
-  uint64_t n = driver.nf_drops + driver.to_host + driver.to_host_overflow + driver.tx_ring_full + driver.bad_out_port +
-               driver.gpu_sink;
+  uint64_t n = frames_ended(driver);
   n -= std::min(n, driver.host_tx);  // the slow path's own frames are in the ports' tx_packets
-  for (const auto& p : ports)
-    n += p.tx_packets + p.tx_bad_desc + p.tx_overrun + p.rx_missed + p.rx_runt + p.rx_oversize + p.rx_no_desc_drop +
-         p.rx_buffer_too_small + p.rx_queue_disabled;
+  for (const auto& p : ports) n += frames_ended(p);
   return n;
+}
+
+bool Snapshot::rings_and_driver_empty() const {
+  uint64_t to_driver = 0, off_tx_rings = 0;
+  for (const auto& p : ports) {
+    to_driver += frames(p, Role::ToDriver);
+    off_tx_rings += frames(p, Role::Sent) + frames(p, Role::NicTxDrop);
+  }
+  const uint64_t taken = frames(driver, Role::FromNic), queued = frames(driver, Role::ToNic);
+  // The slow path's frames go on the tx rings beside the driver's.
+  return to_driver == taken && taken == queued + frames(driver, Role::DriverEnd) &&
+         queued + driver.host_tx == off_tx_rings;
 }
 
 Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
@@ -356,17 +365,9 @@ bool Pipeline::drained() const {
     if (!port->rx_drained()) return false;
   // A looped-back port sends each frame as it leaves the rx buffer.
   if (config_.path == ctl::PathKind::Calibrate) return true;
-  Snapshot s = snapshot();
-  uint64_t nic_rx = 0, nic_tx = 0;
-  for (const auto& p : s.ports) {
-    nic_rx += p.rx_packets;
-    nic_tx += p.tx_packets + p.tx_bad_desc + p.tx_overrun;
-  }
-  const DriverStats& d = s.driver;
-  uint64_t driver_done =
-      d.tx_packets + d.nf_drops + d.to_host + d.to_host_overflow + d.tx_ring_full + d.bad_out_port + d.gpu_sink;
-  if (nic_rx != d.rx_packets || d.rx_packets != driver_done || d.tx_packets + d.host_tx != nic_tx) return false;
-  if (slow_path_ && host_frames_.load() != d.to_host) return false;
+  const Snapshot s = snapshot();
+  if (!s.rings_and_driver_empty()) return false;
+  if (slow_path_ && host_frames_.load() != s.driver.to_host) return false;
   for (const auto& queue : host_tx_)
     if (!queue->drained()) return false;
   for (const auto& port : ports_)
@@ -395,8 +396,7 @@ Snapshot Pipeline::snapshot() const {
   Snapshot s;
   s.time_ns = now_ns();
   for (size_t i = 0; i < ports_.size(); ++i) {
-    const nic::PortCounters c = ports_[i]->counters();
-    const nic::DmaCounters dma = ports_[i]->dma_counters();
+    const nic::PortCounterSnapshot c = ports_[i]->counters();
     PortStats p;
     p.name = ports_[i]->options().name;
     if (sources_[i]) {
@@ -405,53 +405,20 @@ Snapshot Pipeline::snapshot() const {
       p.source_malformed = sc.malformed;
     }
     if (links_[i]) p.link = links_[i]->link_counters();
-    p.rx_packets = c.rx_good_packets.get();
-    p.rx_bytes = c.rx_good_bytes.get();
-    p.tx_packets = c.tx_good_packets.get();
-    p.tx_bytes = c.tx_good_bytes.get();
-    p.rx_missed = c.rx_missed.get();
-    p.rx_runt = c.rx_runt.get();
-    p.rx_oversize = c.rx_oversize.get();
-    p.rx_no_desc_drop = c.rx_no_desc_drop.get();
-    p.rx_no_desc_stall = c.rx_no_desc_stall.get();
-    p.rx_buffer_too_small = c.rx_buffer_too_small.get();
-    p.rx_queue_disabled = c.rx_queue_disabled.get();
-    p.tx_bad_desc = c.tx_bad_desc.get();
-    p.tx_overrun = c.tx_overrun.get();
-    p.wire_lag_max_ns = c.wire_lag_max_ns.get();
-    p.wire_lag_sum_ns = c.wire_lag_sum_ns.get();
-    p.wire_late_frames = c.wire_late_frames.get();
-    p.tx_rounds = c.tx_rounds.get();
+    static_cast<nic::PortCounterValues&>(p) = c;
+    p.dma = ports_[i]->dma_counters();
     p.queue_groups = ports_[i]->group_count();
-    p.rx_pause = c.rx_pause.get();
     for (uint16_t q = 0; q < ports_[i]->options().rx_queues; ++q) {
-      p.rx_queue_packets.push_back(c.rx_queue_packets[q].get());
-      p.rx_queue_drops.push_back(c.rx_queue_drops[q].get());
+      p.rx_queue_packets.push_back(c.rx_queue_packets[q]);
+      p.rx_queue_drops.push_back(c.rx_queue_drops[q]);
     }
-    p.dma_packet_bytes_to_memory = dma.packet_bytes_to_memory.get();
-    p.dma_packet_bytes_from_memory = dma.packet_bytes_from_memory.get();
-    p.dma_desc_bytes_to_memory = dma.desc_bytes_to_memory.get();
-    p.dma_desc_bytes_from_memory = dma.desc_bytes_from_memory.get();
     s.ports.push_back(p);
   }
   // The GPU driver's counters (zero on other paths), read once per snapshot: a walk over every
   // plane's block of pinned memory. The CPU planes' counters add to them.
   const driver::GpuPlaneCounters gpu = bypass_ ? bypass_->totals() : driver::GpuPlaneCounters{};
-  s.driver = DriverStats{gpu.rx_packets,   gpu.tx_packets,   gpu.nf_drops,       gpu.to_host,    gpu.to_host_overflow,
-                         gpu.tx_ring_full, gpu.bad_out_port, gpu.alloc_failures, gpu.tail_writes,
-                         gpu.consumed,     gpu.unrecorded};
-  for (const auto& plane : planes_) {
-    const driver::PlaneCounters& c = plane->counters();
-    s.driver.rx_packets += c.rx_packets.get();
-    s.driver.tx_packets += c.tx_packets.get();
-    s.driver.nf_drops += c.nf_drops.get();
-    s.driver.to_host += c.to_host.get();
-    s.driver.to_host_overflow += c.to_host_overflow.get();
-    s.driver.tx_ring_full += c.tx_ring_full.get();
-    s.driver.bad_out_port += c.bad_out_port.get();
-    s.driver.alloc_failures += c.alloc_failures.get();
-    s.driver.tail_writes += c.tail_writes.get();
-  }
+  add_counters(s.driver, gpu);
+  for (const auto& plane : planes_) add_counters(s.driver, plane->counters());
   for (uint32_t e = 0; e < chain_->size(); ++e) {
     NfStats nf{chain_->name(e), {}};
     std::vector<std::string> names = chain_->counter_names(e);

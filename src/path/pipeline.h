@@ -35,27 +35,18 @@
 
 namespace gnf::path {
 
-struct PortStats {
+// A port's counters (nic/port.h, its table names them) and what else the summary says of it.
+struct PortStats : nic::PortCounterValues {
   std::string name;
   uint64_t source_frames = 0, source_malformed = 0;
-  uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0;
-  uint64_t rx_missed = 0, rx_runt = 0, rx_oversize = 0, rx_no_desc_drop = 0, rx_no_desc_stall = 0;
-  uint64_t rx_buffer_too_small = 0, rx_queue_disabled = 0, tx_bad_desc = 0, tx_overrun = 0, rx_pause = 0;
-  uint64_t dma_packet_bytes_to_memory = 0, dma_packet_bytes_from_memory = 0;
-  uint64_t dma_desc_bytes_to_memory = 0, dma_desc_bytes_from_memory = 0;
+  nic::DmaCounterValues dma;
   std::vector<uint64_t> rx_queue_packets, rx_queue_drops;  // QPRC, QPRDC per queue
   std::optional<wire::LinkCounters> link;  // a port attached to a Linux interface: what went over it
-  // The NIC model's own health and work (port.h, dma.h).
-  uint64_t wire_lag_max_ns = 0, wire_lag_sum_ns = 0, wire_late_frames = 0, tx_rounds = 0;
   uint32_t queue_groups = 1;  // NIC-model threads the port's queues are dealt over
 };
 
-struct DriverStats {
-  uint64_t rx_packets = 0, tx_packets = 0, nf_drops = 0, to_host = 0, to_host_overflow = 0;
-  uint64_t tx_ring_full = 0, bad_out_port = 0, alloc_failures = 0, tail_writes = 0;
-  // driver.one_way = "rx": frames the GPU took in as the sink, and those of them it could not note
-  // (its arrival ring was full: they count as lost to the measurement).
-  uint64_t gpu_sink = 0, gpu_sink_unrecorded = 0;
+// The driver's counters over every plane (driver/plane.h, its table names them).
+struct DriverStats : driver::DriverCounterValues {
   // Frames the slow path put on a port's wire itself (replies, errors, held packets): they count
   // among the ports' tx_packets but were never offered by a source.
   uint64_t host_tx = 0;
@@ -80,6 +71,9 @@ struct Snapshot {
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.
   uint64_t offered() const;
   uint64_t accounted() const;
+  // No frame is in an rx ring, the driver or a tx ring: the ports handed the driver as many as it
+  // took, it ended or queued each one it took, and the ports took each one queued off the tx rings.
+  bool rings_and_driver_empty() const;
 };
 
 class Pipeline {

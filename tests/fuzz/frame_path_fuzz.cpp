@@ -225,7 +225,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t now_ns = cfg.start_ns;
   port.start(now_ns);
 
-  const nic::PortCounters& pc = port.counters();
+  const nic::PortCounterSnapshot pc = port.counters();
   auto drained = [&] {
     if (!port.rx_drained() || !port.tx_drained()) return false;
     uint64_t rx = plane_sum(planes, &driver::PlaneCounters::rx_packets);
@@ -235,8 +235,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     plane_sum(planes, &driver::PlaneCounters::to_host_overflow) +
                     plane_sum(planes, &driver::PlaneCounters::tx_ring_full) +
                     plane_sum(planes, &driver::PlaneCounters::bad_out_port);
-    return rx == pc.rx_good_packets.get() && rx == done &&
-           plane_sum(planes, &driver::PlaneCounters::tx_packets) == pc.tx_good_packets.get() + pc.tx_bad_desc.get();
+    return rx == pc.rx_good_packets && rx == done &&
+           plane_sum(planes, &driver::PlaneCounters::tx_packets) == pc.tx_good_packets + pc.tx_bad_desc;
   };
   // Liveness bound: far more simulated time than the frames need on the wire, in and out, plus
   // two tail timeouts per frame (with the smallest pool a packet may wait out the tx tail timeout
@@ -257,10 +257,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  "frame_path_fuzz: not drained after %llu rounds: rx_drained %d tx_drained %d rx_good %llu "
                  "planes rx %llu tx %llu, port tx_good %llu, alloc_failures %llu\n",
                  (unsigned long long)rounds, int(port.rx_drained()), int(port.tx_drained()),
-                 (unsigned long long)pc.rx_good_packets.get(),
+                 (unsigned long long)pc.rx_good_packets,
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::rx_packets),
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::tx_packets),
-                 (unsigned long long)pc.tx_good_packets.get(),
+                 (unsigned long long)pc.tx_good_packets,
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::alloc_failures));
     fail("the run did not drain (liveness)", rounds, max_rounds);
   }
@@ -284,37 +284,37 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Counters add up.
   const uint64_t offered = frames.size();
   FUZZ_CHECK_EQ(source.counters().frames, offered, "the port did not take every frame from the source");
-  const uint64_t port_drops = pc.rx_runt.get() + pc.rx_oversize.get() + pc.rx_missed.get() + pc.rx_no_desc_drop.get() +
-                              pc.rx_buffer_too_small.get() + pc.rx_queue_disabled.get() + pc.tx_bad_desc.get();
+  const uint64_t port_drops = pc.rx_runt + pc.rx_oversize + pc.rx_missed + pc.rx_no_desc_drop +
+                              pc.rx_buffer_too_small + pc.rx_queue_disabled + pc.tx_bad_desc;
   const uint64_t plane_drops = plane_sum(planes, &driver::PlaneCounters::nf_drops) +
                                plane_sum(planes, &driver::PlaneCounters::to_host) +
                                plane_sum(planes, &driver::PlaneCounters::to_host_overflow) +
                                plane_sum(planes, &driver::PlaneCounters::tx_ring_full) +
                                plane_sum(planes, &driver::PlaneCounters::bad_out_port);
-  FUZZ_CHECK_EQ(offered, pc.tx_good_packets.get() + port_drops + plane_drops,
+  FUZZ_CHECK_EQ(offered, pc.tx_good_packets + port_drops + plane_drops,
                 "offered != tx_good + drops");
-  FUZZ_CHECK_EQ(pc.rx_good_packets.get(), plane_sum(planes, &driver::PlaneCounters::rx_packets),
+  FUZZ_CHECK_EQ(pc.rx_good_packets, plane_sum(planes, &driver::PlaneCounters::rx_packets),
                 "port rx_good != planes' rx_packets");
-  FUZZ_CHECK_EQ(plane_sum(planes, &driver::PlaneCounters::tx_packets), pc.tx_good_packets.get(),
+  FUZZ_CHECK_EQ(plane_sum(planes, &driver::PlaneCounters::tx_packets), pc.tx_good_packets,
                 "planes' tx_packets != port tx_good");
-  FUZZ_CHECK_EQ(pc.tx_bad_desc.get(), 0, "the driver queued a descriptor the NIC cannot send");
-  FUZZ_CHECK_EQ(pc.rx_queue_disabled.get(), 0, "a frame hashed to a queue no plane enabled");
-  if (cfg.port.flow_control) FUZZ_CHECK_EQ(pc.rx_missed.get(), 0, "flow control on, yet frames were missed");
-  if (!cfg.driver.drop_en) FUZZ_CHECK_EQ(pc.rx_no_desc_drop.get(), 0, "DROP_EN off, yet no-descriptor drops");
+  FUZZ_CHECK_EQ(pc.tx_bad_desc, 0, "the driver queued a descriptor the NIC cannot send");
+  FUZZ_CHECK_EQ(pc.rx_queue_disabled, 0, "a frame hashed to a queue no plane enabled");
+  if (cfg.port.flow_control) FUZZ_CHECK_EQ(pc.rx_missed, 0, "flow control on, yet frames were missed");
+  if (!cfg.driver.drop_en) FUZZ_CHECK_EQ(pc.rx_no_desc_drop, 0, "DROP_EN off, yet no-descriptor drops");
   if (cfg.driver.tx_full_wait)
     FUZZ_CHECK_EQ(plane_sum(planes, &driver::PlaneCounters::tx_ring_full), 0, "tx_full = wait, yet tx ring drops");
   uint64_t rx_q = 0, tx_q = 0;
   for (uint32_t q = 0; q < nic::kMaxQueues; ++q) {
-    rx_q += pc.rx_queue_packets[q].get();
-    tx_q += pc.tx_queue_packets[q].get();
-    if (q >= cfg.port.rx_queues) FUZZ_CHECK_EQ(pc.rx_queue_packets[q].get() + pc.tx_queue_packets[q].get(), 0,
+    rx_q += pc.rx_queue_packets[q];
+    tx_q += pc.tx_queue_packets[q];
+    if (q >= cfg.port.rx_queues) FUZZ_CHECK_EQ(pc.rx_queue_packets[q] + pc.tx_queue_packets[q], 0,
                                                "traffic on a queue the port does not have");
   }
-  FUZZ_CHECK_EQ(rx_q, pc.rx_good_packets.get(), "sum of QPRC != GPRC");
-  FUZZ_CHECK_EQ(tx_q, pc.tx_good_packets.get(), "sum of QPTC != GPTC");
+  FUZZ_CHECK_EQ(rx_q, pc.rx_good_packets, "sum of QPRC != GPRC");
+  FUZZ_CHECK_EQ(tx_q, pc.tx_good_packets, "sum of QPTC != GPTC");
 
   // The sink: exactly the frames sent, each accounted once by the MeasuringSink.
-  FUZZ_CHECK_EQ(collect.count, pc.tx_good_packets.get(), "sink frames != port tx_good");
+  FUZZ_CHECK_EQ(collect.count, pc.tx_good_packets, "sink frames != port tx_good");
   wire::MeasureReport report = sink.report();
   FUZZ_CHECK_EQ(report.received + report.duplicates + report.foreign, collect.count,
                 "MeasuringSink: received + duplicates + foreign != delivered");
@@ -350,8 +350,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (wire::decode_stamp(out.data(), uint32_t(out.size()))) ++stamped;
   }
   for (uint16_t q = 0; q < queues; ++q) {
-    FUZZ_CHECK_EQ(sent_per_queue[q], pc.tx_queue_packets[q].get(), "frames of queue q != QPTC[q]");
-    FUZZ_CHECK(pc.rx_queue_packets[q].get() + pc.rx_queue_drops[q].get() <= expected[q].size(),
+    FUZZ_CHECK_EQ(sent_per_queue[q], pc.tx_queue_packets[q], "frames of queue q != QPTC[q]");
+    FUZZ_CHECK(pc.rx_queue_packets[q] + pc.rx_queue_drops[q] <= expected[q].size(),
                "QPRC[q] + QPRDC[q] > frames RSS put on queue q");
   }
   FUZZ_CHECK_EQ(stamped, report.received + report.duplicates, "MeasuringSink: stamped frames miscounted");
@@ -380,10 +380,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  "clock_skew %llu rounds %llu\n",
                  queues, cfg.driver.rx_ring_size, cfg.driver.tx_ring_size, cfg.driver.burst, cfg.driver.slots_per_pool(),
                  cfg.driver.slot_size, cfg.port.max_frame_bytes, cfg.mac_mode.c_str(), (unsigned long long)offered,
-                 (unsigned long long)pc.tx_good_packets.get(), (unsigned long long)pc.rx_runt.get(),
-                 (unsigned long long)pc.rx_oversize.get(), (unsigned long long)pc.rx_missed.get(),
-                 (unsigned long long)pc.rx_no_desc_drop.get(), (unsigned long long)pc.rx_no_desc_stall.get(),
-                 (unsigned long long)pc.rx_pause.get(), (unsigned long long)pc.rx_buffer_too_small.get(),
+                 (unsigned long long)pc.tx_good_packets, (unsigned long long)pc.rx_runt,
+                 (unsigned long long)pc.rx_oversize, (unsigned long long)pc.rx_missed,
+                 (unsigned long long)pc.rx_no_desc_drop, (unsigned long long)pc.rx_no_desc_stall,
+                 (unsigned long long)pc.rx_pause, (unsigned long long)pc.rx_buffer_too_small,
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::tx_ring_full),
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::alloc_failures),
                  (unsigned long long)stamped, (unsigned long long)report.foreign,

@@ -25,7 +25,7 @@ TEST_P(BypassRings, GeneratedTrafficLeavesInFlowOrderAndEverySlotIsAccountedFor)
   EXPECT_EQ(reports[1].duplicates, 0u);
   uint64_t drops = s.ports[0].rx_missed + s.ports[0].rx_no_desc_drop + s.driver.tx_ring_full;
   EXPECT_EQ(reports[1].received + drops, 300'000u);
-  EXPECT_EQ(s.driver.rx_packets, s.ports[0].rx_packets);
+  EXPECT_EQ(s.driver.rx_packets, s.ports[0].rx_good_packets);
   for (uint16_t q = 0; q < queues; ++q) EXPECT_GT(s.ports[0].rx_queue_packets[q], 0u) << "queue " << q;
   expect_slots_consistent(pipeline, std::to_string(queues) + " rings");
   std::printf("bypass, %d rings: %llu delivered, %llu dropped, latency p50 %llu ns p99 %llu ns\n", queues,
@@ -161,7 +161,7 @@ TEST(Bypass, ToHostFramesArriveThroughTheExceptionRingByteForByte) {
   path::Snapshot s = pipeline.snapshot();
   EXPECT_EQ(s.driver.to_host, arps.size());
   EXPECT_EQ(s.driver.to_host_overflow, 0u);
-  EXPECT_EQ(s.ports[0].tx_packets, frames.size() - arps.size());
+  EXPECT_EQ(s.ports[0].tx_good_packets, frames.size() - arps.size());
   ASSERT_EQ(host.size(), arps.size());
   // ARP has no ports: RSS puts it all on one queue, so the host sees it in order.
   for (size_t i = 0; i < arps.size(); ++i) {
@@ -266,7 +266,7 @@ TEST(Bypass, AHundredMillionPacketsLeaveNoSlotBehind) {
   std::printf("%llu packets in %.1f s: %llu through the driver, %llu forwarded, %llu dropped at the NIC, %llu tx ring "
               "full, %llu alloc failures\n",
               (unsigned long long)packets, seconds, (unsigned long long)s.driver.rx_packets,
-              (unsigned long long)s.ports[1].tx_packets,
+              (unsigned long long)s.ports[1].tx_good_packets,
               (unsigned long long)(s.ports[0].rx_missed + s.ports[0].rx_no_desc_drop),
               (unsigned long long)s.driver.tx_ring_full, (unsigned long long)s.driver.alloc_failures);
 }

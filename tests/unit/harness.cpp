@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "path/pipeline.h"
+
 namespace gnf::test {
 
 std::vector<uint8_t> udp_frame(uint32_t len, uint16_t src_port, uint32_t tag) {
@@ -71,17 +73,14 @@ void Rig::step(int nic_polls, uint64_t step_ns) {
 }
 
 bool Rig::drained() const {
-  uint64_t nic_rx = 0, nic_tx = 0;
+  path::Snapshot s;
   for (const auto& p : ports) {
     if (!p->rx_drained() || !p->tx_drained()) return false;
-    nic_rx += p->counters().rx_good_packets.get();
-    nic_tx += p->counters().tx_good_packets.get() + p->counters().tx_bad_desc.get();
+    s.ports.emplace_back();
+    add_counters(s.ports.back(), p->counters());
   }
-  uint64_t rx = plane_sum(*this, &driver::PlaneCounters::rx_packets);
-  uint64_t done = plane_sum(*this, &driver::PlaneCounters::tx_packets) + plane_sum(*this, &driver::PlaneCounters::nf_drops) +
-                  plane_sum(*this, &driver::PlaneCounters::to_host) + plane_sum(*this, &driver::PlaneCounters::to_host_overflow) +
-                  plane_sum(*this, &driver::PlaneCounters::tx_ring_full) + plane_sum(*this, &driver::PlaneCounters::bad_out_port);
-  return rx == nic_rx && rx == done && plane_sum(*this, &driver::PlaneCounters::tx_packets) == nic_tx;
+  for (const auto& plane : planes) add_counters(s.driver, plane->counters());
+  return s.rings_and_driver_empty();
 }
 
 void Rig::run_to_completion(int nic_polls, uint64_t step_ns, uint64_t max_steps) {

@@ -66,9 +66,9 @@ TEST(Rings, TheNicNeverMovesTheHeadOntoTheTail) {
   }
   const auto& regs = rig.port->regs().rx[0];
   EXPECT_EQ(regs.RDH, regs.RDT);
-  EXPECT_EQ(rig.port->counters().rx_good_packets.get(), 15u);
-  EXPECT_EQ(rig.port->counters().rx_no_desc_drop.get(), 85u);
-  EXPECT_EQ(rig.port->counters().rx_queue_drops[0].get(), 85u);
+  EXPECT_EQ(rig.port->counters().rx_good_packets, 15u);
+  EXPECT_EQ(rig.port->counters().rx_no_desc_drop, 85u);
+  EXPECT_EQ(rig.port->counters().rx_queue_drops[0], 85u);
 }
 
 TEST(Rings, WithoutDropEnAStalledQueueBlocksTheWholePortAndOverflowsTheBuffer) {
@@ -85,12 +85,12 @@ TEST(Rings, WithoutDropEnAStalledQueueBlocksTheWholePortAndOverflowsTheBuffer) {
     rig.planes[1]->poll(rig.now_ns);
   }
   const auto& c = rig.port->counters();
-  EXPECT_EQ(c.rx_no_desc_drop.get(), 0u);
-  EXPECT_GE(c.rx_no_desc_stall.get(), 1u);
-  EXPECT_GT(c.rx_missed.get(), 0u);
-  EXPECT_EQ(c.rx_queue_packets[0].get(), 15u);
+  EXPECT_EQ(c.rx_no_desc_drop, 0u);
+  EXPECT_GE(c.rx_no_desc_stall, 1u);
+  EXPECT_GT(c.rx_missed, 0u);
+  EXPECT_EQ(c.rx_queue_packets[0], 15u);
   // Queue 1 got little: everything behind the blocking frame waited, then overflowed.
-  EXPECT_LT(c.rx_queue_packets[1].get(), 100u);
+  EXPECT_LT(c.rx_queue_packets[1], 100u);
 }
 
 TEST(Rings, WithDropEnAStalledQueueOnlyLosesItsOwnPackets) {
@@ -104,10 +104,10 @@ TEST(Rings, WithDropEnAStalledQueueOnlyLosesItsOwnPackets) {
     rig.planes[1]->poll(rig.now_ns);
   }
   const auto& c = rig.port->counters();
-  EXPECT_EQ(c.rx_missed.get(), 0u);
-  EXPECT_EQ(c.rx_queue_packets[0].get(), 15u);
-  EXPECT_EQ(c.rx_queue_drops[1].get(), 0u);
-  EXPECT_EQ(c.rx_queue_packets[0].get() + c.rx_queue_drops[0].get() + c.rx_queue_packets[1].get(), 2000u);
+  EXPECT_EQ(c.rx_missed, 0u);
+  EXPECT_EQ(c.rx_queue_packets[0], 15u);
+  EXPECT_EQ(c.rx_queue_drops[1], 0u);
+  EXPECT_EQ(c.rx_queue_packets[0] + c.rx_queue_drops[0] + c.rx_queue_packets[1], 2000u);
 }
 
 TEST(Rings, EveryTxCompletionModeReturnsEverySlot) {
@@ -147,8 +147,8 @@ TEST(Rings, RuntsAndOversizeFramesAreCountedAndDroppedAtTheMac) {
                                               test::udp_frame(1514, 2, 2)};
   Rig rig(std::make_unique<VectorSource>(frames), nic::PortOptions{}, small_rings());
   rig.run_to_completion();
-  EXPECT_EQ(rig.port->counters().rx_runt.get(), 2u);
-  EXPECT_EQ(rig.port->counters().rx_oversize.get(), 1u);
+  EXPECT_EQ(rig.port->counters().rx_runt, 2u);
+  EXPECT_EQ(rig.port->counters().rx_oversize, 1u);
   EXPECT_EQ(rig.sink.frames.size(), 2u);
 }
 
@@ -176,13 +176,13 @@ TEST(Rings, TenMillionPacketsWithDropsLoseOrDoubleNoSlotAndCountersAddUp) {
   ASSERT_EQ(offered, 10'000'000u);
   const auto& in = rig.ports[0]->counters();
   const auto& out = rig.ports[1]->counters();
-  EXPECT_GT(in.rx_no_desc_drop.get(), 0u);
+  EXPECT_GT(in.rx_no_desc_drop, 0u);
   EXPECT_GT(plane_sum(rig, &driver::PlaneCounters::tx_ring_full), 0u);
-  EXPECT_GT(out.tx_good_packets.get(), 0u);
-  uint64_t drops = in.rx_missed.get() + in.rx_no_desc_drop.get() + plane_sum(rig, &driver::PlaneCounters::tx_ring_full) +
+  EXPECT_GT(out.tx_good_packets, 0u);
+  uint64_t drops = in.rx_missed + in.rx_no_desc_drop + plane_sum(rig, &driver::PlaneCounters::tx_ring_full) +
                    plane_sum(rig, &driver::PlaneCounters::nf_drops);
-  EXPECT_EQ(offered, out.tx_good_packets.get() + drops);
-  EXPECT_EQ(rig.sinks[1]->count, out.tx_good_packets.get());
+  EXPECT_EQ(offered, out.tx_good_packets + drops);
+  EXPECT_EQ(rig.sinks[1]->count, out.tx_good_packets);
   expect_every_slot_in_one_place(rig);
 }
 
@@ -212,6 +212,6 @@ TEST(Rings, WaitingOnAFullTxRingLosesNothingAndPushesBackToTheNic) {
   EXPECT_TRUE(saw_backlog);
   EXPECT_EQ(rig.sinks[1]->count, 20'000u);
   EXPECT_EQ(plane_sum(rig, &driver::PlaneCounters::tx_ring_full), 0u);
-  EXPECT_GT(rig.ports[0]->counters().rx_pause.get(), 0u);
+  EXPECT_GT(rig.ports[0]->counters().rx_pause, 0u);
   expect_every_slot_in_one_place(rig);
 }
