@@ -156,26 +156,30 @@ GeneratorPlan::Template GeneratorPlan::make_template(uint32_t size) const {
   return t;
 }
 
+namespace {
+// The 16-bit words of a 32-bit field, for a checksum (RFC 1071 sums them in any order).
+uint64_t words_of(uint32_t v) { return (v >> 16) + (v & 0xffff); }
+}  // namespace
+
 void GeneratorPlan::write(uint8_t* dst, uint32_t template_index, uint32_t flow, uint64_t seq, uint64_t send_ns) const {
   const Template& t = templates_[template_index];
   std::memcpy(dst, t.bytes.data(), t.bytes.size());
   uint32_t udp_off = udp_offset(opts_.ip_version);
   uint8_t* udp = dst + udp_off;
   uint8_t* stamp = udp + net::kUdpHeaderBytes;
-  store_be16(udp, uint16_t(opts_.src_port_base + (flow < kSrcPortSpread ? flow : flow - kSrcPortSpread)));
+  const uint16_t src_port = uint16_t(opts_.src_port_base + (flow < kSrcPortSpread ? flow : flow - kSrcPortSpread));
+  const uint32_t src_ip = src_ip_base_ + flow, dst_ip = dst_ip_base_ + flow;
+  store_be16(udp, src_port);
   encode_stamp(stamp, Stamp{Stamp::make_flow_seq(flow, seq), send_ns});
   uint8_t* ip = dst + net::kEthHeaderBytes;
   if (opts_.ip_version == 4) {
-    store_be32(ip + 12, src_ip_base_ + flow);
-    store_be32(ip + 16, dst_ip_base_ + flow);
-    store_be16(ip + 10, checksum_finish(checksum_add(t.sum, ip + 12, 8)));
+    store_be32(ip + 12, src_ip);
+    store_be32(ip + 16, dst_ip);
+    store_be16(ip + 10, checksum_finish(t.sum + words_of(src_ip) + words_of(dst_ip)));
   } else {
-    store_be32(ip + 20, src_ip_base_ + flow);
-    store_be32(ip + 36, dst_ip_base_ + flow);
-    uint64_t sum = checksum_add(t.sum, ip + 20, 4);
-    sum = checksum_add(sum, ip + 36, 4);
-    sum = checksum_add(sum, udp, 2);
-    sum = checksum_add(sum, stamp, kStampBytes);
+    store_be32(ip + 20, src_ip);
+    store_be32(ip + 36, dst_ip);
+    const uint64_t sum = checksum_add(t.sum + words_of(src_ip) + words_of(dst_ip) + src_port, stamp, kStampBytes);
     uint16_t csum = checksum_finish(sum);
     // 0 means "no checksum", which IPv6 forbids; all-ones is the same value in one's complement.
     store_be16(udp + 6, csum ? csum : 0xffff);

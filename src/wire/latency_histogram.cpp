@@ -57,7 +57,15 @@ void LatencyHistogram::record(uint64_t ns) {
   min_ = std::min(min_, ns);
   max_ = std::max(max_, ns);
   sum_ += ns;
-  add_deviation(__int128(ns) - __int128(shift_), 1);
+  // The usual deviation fits 64 bits and its square one 64 x 64 multiplication.
+  const int64_t d = int64_t(ns - shift_);
+  const uint64_t magnitude = d < 0 ? uint64_t(-d) : uint64_t(d);
+  if (magnitude < (uint64_t(1) << 40) && (ns >= shift_) == (d >= 0)) {
+    deviations_ += d;
+    squares_ += (unsigned __int128)magnitude * magnitude;
+  } else {
+    add_deviation(__int128(ns) - __int128(shift_), 1);
+  }
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {

@@ -10,6 +10,18 @@ ReorderTracker::ReorderTracker(uint32_t duplicate_window)
       window_mask_(seen_bits_.size() * 64 - 1) {}
 
 ReorderTracker::Verdict ReorderTracker::arrive(uint64_t seq) {
+  if (seq == next_exp_ && !runs_.empty()) {
+    // The next one in order, the common case: it extends the newest run of new maxima.
+    Run& newest = runs_.back();
+    if (newest.index + newest.len == arrivals_ && newest.seq + newest.len == seq) {
+      mark(seq);
+      ++newest.len;
+      if (arrivals_ >= kExtentWindow) forget_before(arrivals_ - kExtentWindow + 1);
+      next_exp_ = seq + 1;
+      arrivals_++;
+      return {};
+    }
+  }
   if (seq >= next_exp_) {
     advance_window(seq);
     add_record(arrivals_, seq);
@@ -60,8 +72,10 @@ void ReorderTracker::add_record(uint64_t index, uint64_t seq) {
   }
   // Keep arrivals index - kExtentWindow + 1 .. index: an extent that needs an older one is at
   // least kExtentWindow, which is what extent() then reports.
-  if (index < kExtentWindow) return;
-  uint64_t oldest = index - kExtentWindow + 1;
+  if (index >= kExtentWindow) forget_before(index - kExtentWindow + 1);
+}
+
+void ReorderTracker::forget_before(uint64_t oldest) {
   while (runs_.front().index + runs_.front().len <= oldest) {
     dropped_max_seq_ = runs_.front().seq + runs_.front().len - 1;
     dropped_any_ = true;

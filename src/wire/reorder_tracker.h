@@ -52,6 +52,8 @@ class ReorderTracker {
   void mark(uint64_t seq);
   void advance_window(uint64_t seq);
   void add_record(uint64_t index, uint64_t seq);
+  // Drops the records of arrivals before `oldest`.
+  void forget_before(uint64_t oldest);
   uint64_t extent(uint64_t index, uint64_t seq) const;
 
   std::vector<uint64_t> seen_bits_;  // circular bitmap over sequence numbers

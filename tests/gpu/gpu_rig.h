@@ -39,19 +39,10 @@ inline void make_lossless(ctl::Config& c) {
   for (ctl::PortSpec& p : c.ports) p.nic.flow_control = true;
 }
 
-// GNF_TEST_NIC_DMA=copy-engine runs the bypass tests with the copy-engine DMA instead of the SM
-// one: compute-sanitizer serialises kernels, and two persistent kernels (driver and DMA engine)
-// then wait for each other for good.
-inline ctl::Config::GpuDma test_gpu_dma() {
-  const char* env = std::getenv("GNF_TEST_NIC_DMA");
-  return env && std::string(env) == "copy-engine" ? ctl::Config::GpuDma::CopyEngine : ctl::Config::GpuDma::Sm;
-}
-
 // Port "in" (with a generator) and port "out", `queues` queues each, l2fwd pairs.
 inline ctl::Config two_ports(ctl::PathKind path, int queues, uint64_t count, double rate_gbps, uint32_t flows = 256) {
   ctl::Config c;
   c.path = path;
-  c.gpu_dma = test_gpu_dma();
   for (int p = 0; p < 2; ++p) {
     ctl::PortSpec port;
     port.nic.name = p == 0 ? "in" : "out";

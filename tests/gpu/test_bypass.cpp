@@ -145,7 +145,6 @@ TEST(Bypass, ToHostFramesArriveThroughTheExceptionRingByteForByte) {
   write_pcap(input, frames);
   ctl::Config c;
   c.path = ctl::PathKind::Bypass;
-  c.gpu_dma = test_gpu_dma();
   ctl::PortSpec port;
   nic::fill_reta_round_robin(port.nic.rss, 2);
   port.nic.rx_queues = port.nic.tx_queues = 2;

@@ -11,7 +11,6 @@ struct PathVariant {
   const char* name;
   ctl::PathKind path;
   driver::StagedMode staged_mode = driver::StagedMode::ZeroCopy;
-  ctl::Config::GpuDma gpu_dma = ctl::Config::GpuDma::Sm;
 };
 
 const PathVariant kVariants[] = {
@@ -19,8 +18,7 @@ const PathVariant kVariants[] = {
     {"staged zero-copy", ctl::PathKind::Staged, driver::StagedMode::ZeroCopy},
     {"staged copy", ctl::PathKind::Staged, driver::StagedMode::Copy},
     {"staged persistent", ctl::PathKind::Staged, driver::StagedMode::Persistent},
-    {"bypass (SM DMA)", ctl::PathKind::Bypass},
-    {"bypass (copy-engine DMA)", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, ctl::Config::GpuDma::CopyEngine},
+    {"bypass", ctl::PathKind::Bypass},
 };
 
 }  // namespace
@@ -47,7 +45,6 @@ TEST(GpuPaths, ThePcapComesOutOfEveryPathByteIdenticalToTheCpuPath) {
     ctl::Config c;
     c.path = v.path;
     c.driver.staged_mode = v.staged_mode;
-    c.gpu_dma = v.gpu_dma;
     ctl::PortSpec port;
     nic::fill_reta_round_robin(port.nic.rss, 1);
     port.source.kind = ctl::SourceSpec::Kind::Pcap;
