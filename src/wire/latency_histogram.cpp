@@ -7,18 +7,9 @@
 
 namespace gnf::wire {
 
-LatencyHistogram::LatencyHistogram(unsigned sub_bucket_bits) : sub_bucket_bits_(sub_bucket_bits) {
+LatencyHistogram::LatencyHistogram(unsigned sub_bucket_bits, Moments moments)
+    : sub_bucket_bits_(sub_bucket_bits), moments_(moments) {
   if (sub_bucket_bits < 1 || sub_bucket_bits > 16) throw std::invalid_argument("LatencyHistogram: sub_bucket_bits must be 1..16");
-}
-
-// With b = sub_bucket_bits, values below 2^(b+1) have a bucket each. For larger ns with highest
-// bit e: bucket (e - b) * 2^b + (ns >> (e - b)), where the shifted value lies in [2^b, 2^(b+1)).
-// That continues the exact buckets without a gap (b = 10: 2048 -> 2048).
-size_t LatencyHistogram::bucket_of(uint64_t ns) const {
-  const unsigned b = sub_bucket_bits_;
-  if (ns < (uint64_t(2) << b)) return size_t(ns);
-  unsigned shift = unsigned(std::bit_width(ns)) - 1 - b;
-  return (size_t(shift) << b) + size_t(ns >> shift);
 }
 
 uint64_t LatencyHistogram::bucket_low(size_t bucket) const {
@@ -35,42 +26,19 @@ uint64_t LatencyHistogram::bucket_high(size_t bucket) const {
   return bucket_low(bucket) + ((uint64_t(1) << shift) - 1);
 }
 
-namespace {
-constexpr __int128 kExactDeviation = __int128(1) << 40;
-}  // namespace
-
 void LatencyHistogram::add_deviation(__int128 d, uint64_t times) {
   deviations_ += d * __int128(times);
   const __int128 magnitude = d < 0 ? -d : d;
-  if (magnitude < kExactDeviation) {
+  if (magnitude < __int128(kExactDeviation)) {
     squares_ += (unsigned __int128)(magnitude * magnitude) * times;
   } else {
     far_squares_ += (long double)magnitude * (long double)magnitude * (long double)times;
   }
 }
 
-void LatencyHistogram::record(uint64_t ns) {
-  size_t b = bucket_of(ns);
-  if (b >= counts_.size()) counts_.resize(b + 1);
-  counts_[b]++;
-  if (count_++ == 0) shift_ = ns;
-  min_ = std::min(min_, ns);
-  max_ = std::max(max_, ns);
-  sum_ += ns;
-  // The usual deviation fits 64 bits and its square one 64 x 64 multiplication.
-  const int64_t d = int64_t(ns - shift_);
-  const uint64_t magnitude = d < 0 ? uint64_t(-d) : uint64_t(d);
-  if (magnitude < (uint64_t(1) << 40) && (ns >= shift_) == (d >= 0)) {
-    deviations_ += d;
-    squares_ += (unsigned __int128)magnitude * magnitude;
-  } else {
-    add_deviation(__int128(ns) - __int128(shift_), 1);
-  }
-}
-
 void LatencyHistogram::merge(const LatencyHistogram& other) {
-  if (other.sub_bucket_bits_ != sub_bucket_bits_)
-    throw std::invalid_argument("LatencyHistogram::merge: the histograms have different precisions");
+  if (other.sub_bucket_bits_ != sub_bucket_bits_ || other.moments_ != moments_)
+    throw std::invalid_argument("LatencyHistogram::merge: the histograms have different precisions or moments");
   if (other.count_ == 0) return;
   if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size());
   for (size_t b = 0; b < other.counts_.size(); ++b) counts_[b] += other.counts_[b];
@@ -93,9 +61,13 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
   sum_ += other.sum_;
 }
 
-double LatencyHistogram::mean() const { return count_ ? double((long double)sum_ / count_) : 0; }
+double LatencyHistogram::mean() const {
+  if (moments_ == Moments::Skipped) throw std::logic_error("LatencyHistogram: the mean of a histogram without moments");
+  return count_ ? double((long double)sum_ / count_) : 0;
+}
 
 double LatencyHistogram::stddev() const {
+  if (moments_ == Moments::Skipped) throw std::logic_error("LatencyHistogram: the spread of a histogram without moments");
   if (count_ == 0) return 0;
   const long double n = count_;
   const long double mean_deviation = (long double)deviations_ / n;

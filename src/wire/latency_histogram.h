@@ -19,10 +19,34 @@ namespace gnf::wire {
 class LatencyHistogram {
  public:
   static constexpr unsigned kDefaultSubBucketBits = 10;
+  // Whether the mean and standard deviation are kept (a sum and a sum of squares per value); a
+  // series that reports only percentiles and the maximum skips them.
+  enum class Moments : uint8_t { Kept, Skipped };
   // `sub_bucket_bits`: 1..16.
-  explicit LatencyHistogram(unsigned sub_bucket_bits = kDefaultSubBucketBits);
+  explicit LatencyHistogram(unsigned sub_bucket_bits = kDefaultSubBucketBits, Moments moments = Moments::Kept);
 
-  void record(uint64_t ns);
+  // Inline: a measuring sink records every frame it measures, at up to line rate.
+  void record(uint64_t ns) {
+    const size_t b = bucket_of(ns);
+    if (b >= counts_.size()) [[unlikely]]
+      counts_.resize(b + 1);
+    counts_[b]++;
+    if (count_++ == 0) [[unlikely]]
+      shift_ = ns;
+    min_ = ns < min_ ? ns : min_;
+    max_ = ns > max_ ? ns : max_;
+    if (moments_ == Moments::Skipped) return;
+    sum_ += ns;
+    // The usual deviation fits 64 bits and its square one 64 x 64 multiplication.
+    const int64_t d = int64_t(ns - shift_);
+    const uint64_t magnitude = d < 0 ? uint64_t(-d) : uint64_t(d);
+    if (magnitude < kExactDeviation && (ns >= shift_) == (d >= 0)) [[likely]] {
+      deviations_ += d;
+      squares_ += (unsigned __int128)magnitude * magnitude;
+    } else {
+      add_deviation(__int128(ns) - __int128(shift_), 1);
+    }
+  }
   // Adds all of `other`'s values, as if they had been recorded here. Both must have the same
   // precision (std::invalid_argument otherwise).
   void merge(const LatencyHistogram& other);
@@ -30,6 +54,7 @@ class LatencyHistogram {
   uint64_t count() const { return count_; }
   uint64_t min() const { return count_ ? min_ : 0; }  // 0 when empty, like max/mean/stddev
   uint64_t max() const { return max_; }
+  // With Moments::Kept only (std::logic_error otherwise).
   double mean() const;
   double stddev() const;  // population standard deviation (divides by count)
 
@@ -43,11 +68,22 @@ class LatencyHistogram {
   std::vector<std::pair<uint64_t, uint64_t>> buckets() const;
 
  private:
-  size_t bucket_of(uint64_t ns) const;
+  static constexpr uint64_t kExactDeviation = uint64_t(1) << 40;
+
+  // With b = sub_bucket_bits, values below 2^(b+1) have a bucket each. For larger ns with highest
+  // bit e: bucket (e - b) * 2^b + (ns >> (e - b)), where the shifted value lies in [2^b, 2^(b+1)).
+  // That continues the exact buckets without a gap (b = 10: 2048 -> 2048).
+  size_t bucket_of(uint64_t ns) const {
+    const unsigned b = sub_bucket_bits_;
+    if (ns < (uint64_t(2) << b)) return size_t(ns);
+    const unsigned shift = unsigned(63 - __builtin_clzll(ns)) - b;
+    return (size_t(shift) << b) + size_t(ns >> shift);
+  }
   uint64_t bucket_low(size_t bucket) const;
   uint64_t bucket_high(size_t bucket) const;
 
   unsigned sub_bucket_bits_;
+  Moments moments_;
   std::vector<uint64_t> counts_;  // grown to the highest bucket used
   uint64_t count_ = 0;
   uint64_t min_ = UINT64_MAX;

@@ -51,6 +51,7 @@ MeasuringSink::MeasuringSink(Sink* inner, uint32_t duplicate_window)
 void MeasuringSink::set_window(const MeasuredWindow& window) {
   window_ = window;
   per_second_.assign(window.seconds(), MeasureReport::Second{});
+  second_start_ns_ = window.start_ns;
 }
 
 void MeasuringSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) {
@@ -81,7 +82,7 @@ void MeasuringSink::deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t tim
     flow.extent_sum += verdict.extent;
     flow.extent_max = std::max(flow.extent_max, verdict.extent);
   }
-  MeasureReport::Second* second = window_ ? &per_second_[window_->second_of(stamp.send_time_ns)] : nullptr;
+  MeasureReport::Second* second = window_ ? &second_of(stamp.send_time_ns) : nullptr;
   if (second) second->received++;
   const uint64_t origin = stamp.latency_origin_ns();
   if (time_ns < origin) {
@@ -91,6 +92,15 @@ void MeasuringSink::deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t tim
   uint64_t latency = time_ns - origin;
   latency_.record(latency);
   if (second) second->latency.record(latency);
+}
+
+MeasureReport::Second& MeasuringSink::second_of(uint64_t send_time_ns) {
+  // Frames come in nearly in send order: the second of the last one is nearly always theirs.
+  if (send_time_ns - second_start_ns_ >= kNsPerSecond) {
+    second_ = window_->second_of(send_time_ns);
+    second_start_ns_ = window_->start_ns + second_ * kNsPerSecond;
+  }
+  return per_second_[second_];
 }
 
 void MeasuringSink::flush() {

@@ -38,7 +38,7 @@ struct MeasureReport {
   // With a measured window only: by send second of the window (index 0 is its first second).
   struct Second {
     uint64_t received = 0;
-    LatencyHistogram latency{kPerSecondLatencyBits};
+    LatencyHistogram latency{kPerSecondLatencyBits, LatencyHistogram::Moments::Skipped};  // percentiles, maximum
   };
   std::vector<Second> per_second;
 
@@ -90,6 +90,9 @@ class MeasuringSink : public Sink {
   uint64_t received_bytes_ = 0;
   LatencyHistogram latency_;
   std::vector<MeasureReport::Second> per_second_;  // window_->seconds() entries
+  // The window second of a send time (inside the window), through the last one looked up.
+  MeasureReport::Second& second_of(uint64_t send_time_ns);
+  uint64_t second_ = 0, second_start_ns_ = 0;
 };
 
 }  // namespace gnf::wire
