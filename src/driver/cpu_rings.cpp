@@ -1,7 +1,8 @@
 #include "driver/cpu_rings.h"
 
-#include <atomic>
 #include <cassert>
+
+#include "sync/ordering.h"
 
 namespace gnf::driver {
 
@@ -47,7 +48,7 @@ uint32_t RxRing::receive(nf::PacketRef* out, uint32_t max, uint16_t port, uint64
     nic::ixgbe_adv_rx_desc& desc = descs[next];
     // Acquire pairs with the NIC's release of DD (HostDma::write_rx_writeback): once DD is seen,
     // the length, the hash and the packet bytes are too.
-    uint32_t status = std::atomic_ref<uint32_t>(desc.wb.upper.status_error).load(std::memory_order_acquire);
+    uint32_t status = load_acquire_sys(&desc.wb.upper.status_error);
     if (!(status & nic::IXGBE_RXD_STAT_DD)) break;
     uint64_t fresh = pool->alloc();
     if (!fresh) {
@@ -126,15 +127,14 @@ uint32_t TxRing::reclaim(const DriverOptions& options, mem::SlotPool* const* poo
       done_until = nic::reg_read(regs->TDH);
       break;
     case TxCompletion::HeadWriteback:
-      done_until = std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(head_writeback)).load(std::memory_order_acquire);
+      done_until = load_acquire_sys(head_writeback);
       break;
     case TxCompletion::DescWriteback:
     default:
       done_until = clean;
       // Acquire pairs with the NIC's release of DD: it has finished reading the slot.
       while (done_until != tail &&
-             (std::atomic_ref<uint32_t>(descs[done_until].wb.status).load(std::memory_order_acquire) &
-              nic::IXGBE_ADVTXD_STAT_DD))
+             (load_acquire_sys(&descs[done_until].wb.status) & nic::IXGBE_ADVTXD_STAT_DD))
         done_until = done_until + 1 == entries ? 0 : done_until + 1;
       break;
   }

@@ -1,10 +1,9 @@
 #include "driver/gpu_bypass.h"
 
-#include <cuda/atomic>
-
 #include <cstddef>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -12,9 +11,9 @@
 #include "driver/gpu_bypass_kernel.cuh"
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
+#include "sync/ordering.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
-#include "util/sys_atomic.cuh"
 
 namespace gnf::driver {
 
@@ -49,9 +48,9 @@ std::vector<T> fetch(const void* device, size_t count) {
 struct GpuBypass::Impl {
   std::vector<mem::Block> blocks;  // rings, slot arrays and pools: one device block per plane
   mem::Block plane_states;         // DevPlane[planes] in GPU memory
-  mem::Block pinned;               // counters, stop flag, exception rings: mapped host memory
+  mem::Block pinned;               // counters, the control mailbox, exception rings: mapped host memory
   GpuPlaneCounters* counters = nullptr;
-  uint32_t* stop_flag = nullptr;
+  Control* control = nullptr;
   std::vector<DevExceptionRing> exceptions;  // the host's view of each plane's ring
   std::vector<uint32_t> exception_tails;     // the host's copy of each ring's tail
   std::mutex exceptions_mutex;
@@ -106,17 +105,18 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   const size_t pool = size_t(slots) * options.slot_size;
   const size_t per_port = rx_ring + tx_ring + head_wb + rx_slots + tx_slots + stack + pool;
 
-  // Pinned: per plane its counters, then the stop flag, then per plane an exception ring (head and
-  // tail on cache lines of their own, then the entries).
+  // Pinned: per plane its counters, then the control mailbox, then per plane an exception ring and
+  // an arrival ring (head and tail on cache lines of their own, then the entries).
   const size_t counters_bytes = align_up(planes_ * sizeof(GpuPlaneCounters));
+  const size_t control_bytes = align_up(sizeof(Control));
   const uint32_t entry_bytes = options.slot_size + 16;
   const size_t exception_bytes = 2 * kAlign + size_t(kExceptionRingEntries) * entry_bytes;
   const uint32_t arrival_entries = options.one_way == OneWay::Rx ? kArrivalRingEntries : 0;
   const size_t arrival_bytes = 2 * kAlign + size_t(arrival_entries) * sizeof(ArrivalRecord);
   const size_t per_plane_pinned = align_up(exception_bytes) + align_up(arrival_bytes);
-  m.pinned = mem::Block(mem::Domain::HostPinned, counters_bytes + kAlign + planes_ * per_plane_pinned);
+  m.pinned = mem::Block(mem::Domain::HostPinned, counters_bytes + control_bytes + planes_ * per_plane_pinned);
   m.counters = reinterpret_cast<GpuPlaneCounters*>(m.pinned.data());
-  m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data() + counters_bytes);
+  m.control = new (m.pinned.data() + counters_bytes) Control{};
   m.exception_tails.assign(planes_, 0);
   m.arrival_tails.assign(planes_, 0);
 
@@ -127,7 +127,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
     DevPlane& plane = states[q];
     std::memset(&plane, 0, sizeof(plane));
     plane.ports = n_ports;
-    uint8_t* exc = m.pinned.data() + counters_bytes + kAlign + q * per_plane_pinned;
+    uint8_t* exc = m.pinned.data() + counters_bytes + control_bytes + q * per_plane_pinned;
     plane.exceptions = DevExceptionRing{exc + 2 * kAlign, reinterpret_cast<uint32_t*>(exc),
                                         reinterpret_cast<uint32_t*>(exc + kAlign), kExceptionRingEntries, entry_bytes, 0, 0};
     m.exceptions.push_back(plane.exceptions);
@@ -205,10 +205,10 @@ GpuBypass::~GpuBypass() {
 void GpuBypass::start() {
   Impl& m = *impl_;
   if (m.running) return;
-  store_release_sys(m.stop_flag, 0);
+  m.control->clear_stop();
   bypass_kernel<<<planes_, m.threads, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()),
                                                      reinterpret_cast<uint64_t*>(m.counters),
-                                                     sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.stop_flag,
+                                                     sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.control,
                                                      m.config);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
@@ -218,7 +218,7 @@ void GpuBypass::start() {
 void GpuBypass::stop() {
   Impl& m = *impl_;
   if (!m.running) return;
-  store_release_sys(m.stop_flag, 1);
+  m.control->request_stop();
   m.running = false;
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   if (m.clock) m.clock->stop_tracking();

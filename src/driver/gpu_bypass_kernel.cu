@@ -1,19 +1,28 @@
 #include "driver/gpu_bypass_kernel.cuh"
 
 #include "driver/gpu_timer.cuh"
-#include "util/sys_atomic.cuh"
+#include "sync/ordering.h"
+#include "sync/readers.h"
 
 namespace gnf::driver::bypass {
 
 namespace {
 
-// --- Memory ordering, the heart of the bypass path -------------------------------------------
-// Polls: the NIC's copy engine writes the packet, then (in a later batch of the same stream) the
-// descriptor's write-back. A thread observes DD with an acquire load at system scope; everything
-// it reads after that (length, hash, the packet bytes) is at least as new, and the acquire keeps a
-// stale L1 line of a recycled slot from being served. The same holds for tx completions (head
-// write-back, DD in tx descriptors) and for the host's consumer index of the exception ring: all
-// through load_acquire_sys (util/sys_atomic.cuh).
+// --- Memory ordering, the heart of the bypass path (the general argument: sync/ordering.h) -----
+// Polls: a thread sees DD with an acquire load at system scope and only then reads the length, the
+// hash and the packet bytes. With the SM DMA engine (nic/sm_dma.cu, the default) the NIC model's
+// writes into GPU memory are GPU threads' writes: that engine's block writes the packet, fences,
+// meets at a barrier and releases DD, so the acquire that sees DD sees the packet, and no stale L1
+// line of the recycled slot is served. With the copy-engine engine (nic/cuda_dma.cu, kept for
+// comparison) the packets and then the write-backs are copies issued in that order on one stream:
+// CUDA orders them for later work on that stream and for the host once it has synchronised, and
+// promises nothing about the order in which this running kernel sees their writes. No load in the
+// kernel can repair that: with that engine, a DD never seen before its packet rests on the hardware
+// finishing one copy before the next starts, which CUDA does not promise; the tests that run it
+// compare its output with the cpu path's, byte for byte.
+// The same acquire stands before every other word released by the NIC or the host: tx
+// completions (head write-back, TDH, DD in tx descriptors), the host's consumer index of the
+// exception and arrival rings, the mailbox's stop word.
 // Doorbells: descriptors (and exception entries) are written by many threads of the block; after
 // __syncthreads() thread 0 rings the doorbell with publish_after_barrier: a system-scope fence,
 // cumulative over the writes the barrier ordered before it, then the tail stored with release
@@ -136,9 +145,9 @@ __device__ bool maybe_publish_tx(DevTxRing& tx, const KernelConfig& config, uint
 
 // Thread 0: room on tx ring `o` for up to `wanted` descriptors. With tx_full = "wait" it hands
 // the NIC what is queued and waits for room; the NIC model runs on, so the wait ends, but once the
-// exit flag has been up for a second it gives up and the rest counts as tx-ring-full.
+// stop word has been up for a second it gives up and the rest counts as tx-ring-full.
 __device__ uint32_t make_room(DevPlane& plane, uint32_t o, uint32_t wanted, const KernelConfig& config,
-                              const uint32_t* stop_flag, BlockShared& sh) {
+                              const Control* control, BlockShared& sh) {
   DevTxRing& tx = plane.tx[o];
   wanted = min(wanted, tx.entries - 1);
   if (config.tx_completion == TxCompletion::None) {
@@ -161,7 +170,7 @@ __device__ uint32_t make_room(DevPlane& plane, uint32_t o, uint32_t wanted, cons
     sh.stats[kTails] += maybe_publish_tx(tx, config, 0, true);
     uint64_t give_up_at = ~uint64_t(0);
     while (room < wanted && global_timer_ns() < give_up_at) {
-      if (give_up_at == ~uint64_t(0) && load_acquire_sys(stop_flag)) give_up_at = global_timer_ns() + 1'000'000'000;
+      if (give_up_at == ~uint64_t(0) && control->stop_requested()) give_up_at = global_timer_ns() + 1'000'000'000;
       room = reclaim();
     }
   }
@@ -215,7 +224,7 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
 
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
-                              const uint32_t* stop_flag, BlockShared& sh) {
+                              const Control* control, BlockShared& sh) {
   const uint32_t t = threadIdx.x;
   DevRxRing& ring = plane.rx[p];
   DevPool& pool = plane.pool[p];
@@ -236,11 +245,11 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     __syncthreads();  // sh.ready is rewritten by the next ring's poll
     return;
   }
-  // The burst's table lookups lie between reader_enter and reader_leave (mem/readers.h): the block
+  // The burst's table lookups lie between reader_enter and reader_leave (sync/readers.h): the block
   // is one reader, slot blockIdx.x (its plane's queue).
-  mem::ReaderSlot* reader = chain.readers ? chain.readers + blockIdx.x : nullptr;
+  sync::ReaderSlot* reader = chain.readers ? chain.readers + blockIdx.x : nullptr;
   if (reader) {
-    if (t == 0) mem::reader_enter(reader);
+    if (t == 0) sync::reader_enter(reader);
     __syncthreads();
   }
 
@@ -259,7 +268,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   __syncthreads();
   if (t == 0) {
     pool.top -= n;
-    if (reader) mem::reader_leave(reader);
+    if (reader) sync::reader_leave(reader);
   }
   __syncthreads();
 
@@ -283,7 +292,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   if (t == 0) {
     for (uint32_t o = 0; o < plane.ports; ++o) {
       sh.port_tail[o] = plane.tx[o].tail;
-      if (sh.port_room[o]) sh.port_room[o] = make_room(plane, o, sh.port_room[o], config, stop_flag, sh);
+      if (sh.port_room[o]) sh.port_room[o] = make_room(plane, o, sh.port_room[o], config, control, sh);
     }
     sh.exception_room = room_for(plane.exceptions, punted);
     sh.arrival_room = room_for(plane.arrivals, arriving);
@@ -367,7 +376,7 @@ __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, 
 
 __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uint64_t* counters,
                                                            uint32_t counters_stride, nf::NfChainView chain,
-                                                           uint32_t* stop_flag, KernelConfig config) {
+                                                           const Control* control, KernelConfig config) {
   __shared__ BlockShared sh;
   DevPlane& plane = planes[blockIdx.x];
   volatile uint64_t* out = counters + size_t(blockIdx.x) * counters_stride;
@@ -382,11 +391,11 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   uint64_t iteration = out[kStatCount];
   __syncthreads();
   for (;; ++iteration) {
-    if (t == 0) sh.stop = (iteration & 15) == 0 ? load_acquire_sys(stop_flag) : 0;
+    if (t == 0) sh.stop = (iteration & 15) == 0 ? control->stop_requested() : 0;
     __syncthreads();
     if (sh.stop) break;
     reclaim_all(plane, config, sh);
-    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, stop_flag, sh);
+    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh);
     if (t == 0) {
       // Idle or not, a pending tail is written once its timeout has passed.
       const uint64_t now = global_timer_ns();

@@ -13,13 +13,12 @@
 //   commit thread 0 advances the rings and writes RDT/TDT as the tail-batching rule allows.
 // Completed tx descriptors give their slots back at the top of every round.
 #pragma once
-#include <cuda/atomic>
-
 #include <cstdint>
 
 #include "driver/options.h"
 #include "nf/chain.h"
 #include "nic/ixgbe_desc.h"
+#include "sync/mailbox.h"
 #include "wire/stamp.h"
 
 namespace gnf::driver::bypass {
@@ -112,7 +111,10 @@ enum Stat {
   kRx, kTx, kNfDrops, kToHost, kToHostOverflow, kTxFull, kBadPort, kAllocFail, kTails, kConsumed, kUnrecorded, kStatCount
 };
 
+// The host stops the kernel through the mailbox's stop word (the only part of it the kernel uses).
+using Control = sync::Mailbox<>;
+
 __global__ void bypass_kernel(DevPlane* planes, uint64_t* counters, uint32_t counters_stride, nf::NfChainView chain,
-                              uint32_t* stop_flag, KernelConfig config);
+                              const Control* control, KernelConfig config);
 
 }  // namespace gnf::driver::bypass

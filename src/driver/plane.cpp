@@ -2,7 +2,7 @@
 
 #include <unordered_set>
 
-#include "mem/readers.h"
+#include "sync/readers.h"
 #include "util/error.h"
 
 namespace gnf::driver {
@@ -87,16 +87,16 @@ bool Plane::poll(uint64_t now_ns) {
     if (n == 0) continue;
     moved = true;
     counters_.rx_packets.add(n);
-    // A burst's table lookups lie between reader_enter and reader_leave (mem/readers.h); on the
+    // A burst's table lookups lie between reader_enter and reader_leave (sync/readers.h); on the
     // staged path they run on the GPU between submit and completion, which finish in order.
-    mem::ReaderSlot* reader = chain_.readers ? chain_.readers + queue_ : nullptr;
-    if (reader) mem::reader_enter(reader);
+    sync::ReaderSlot* reader = chain_.readers ? chain_.readers + queue_ : nullptr;
+    if (reader) sync::reader_enter(reader);
     if (gpu_nf_) {
       gpu_nf_->submit(n);
     } else {
       nf::PacketBatch packets{batch, n};
       nf::run_chain(chain_, packets, nf_counters_.data());
-      if (reader) mem::reader_leave(reader);
+      if (reader) sync::reader_leave(reader);
       dispatch(batch, n, now_ns);
     }
   }
@@ -174,7 +174,7 @@ bool Plane::complete_gpu_bursts(uint64_t now_ns, bool wait_for_one) {
   for (;;) {
     GpuNfRunner::Done done = gpu_nf_->take_done(wait_for_one && !any, nf_counters_.data());
     if (!done.refs) return any;
-    if (chain_.readers) mem::reader_leave(chain_.readers + queue_);
+    if (chain_.readers) sync::reader_leave(chain_.readers + queue_);
     dispatch(done.refs, done.count, now_ns);
     any = true;
   }

@@ -21,9 +21,9 @@
 #include "mem/cuda_alloc.h"
 #include "nic/batched_read_dma.h"
 #include "nic/cuda_dma.h"
+#include "sync/ordering.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
-#include "util/sys_atomic.cuh"
 
 namespace gnf::nic {
 

@@ -2,13 +2,13 @@
 // descriptors are written after their packets, and the engine keeps working while a persistent
 // kernel (the bypass driver, in real use) spins on another stream.
 #include <cuda_runtime.h>
-#include <cuda/atomic>
 
 #include <random>
 
 #include "gpu_test.h"
 #include "mem/block.h"
 #include "nic/cuda_dma.h"
+#include "sync/ordering.h"
 #include "util/cuda_check.h"
 
 using namespace gnf;
@@ -63,8 +63,8 @@ void round_trips(nic::DmaEngine& dma, int rounds, const mem::Block& slots, const
   }
 }
 
-__global__ void spin_until(volatile uint32_t* flag) {
-  while (*flag == 0) {
+__global__ void spin_until(const uint32_t* flag) {
+  while (load_acquire_sys(flag) == 0) {
   }
 }
 
@@ -74,8 +74,7 @@ __global__ void watch_write_backs(nic::ixgbe_adv_rx_desc* descs, const uint8_t* 
                                   const uint16_t* lengths, uint32_t* wrong) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_system> status(descs[i].wb.upper.status_error);
-  while (!(status.load(cuda::memory_order_acquire) & nic::IXGBE_RXD_STAT_DD)) {
+  while (!(load_acquire_sys(&descs[i].wb.upper.status_error) & nic::IXGBE_RXD_STAT_DD)) {
   }
   const uint16_t len = descs[i].wb.upper.length;
   const uint8_t* packet = slots + size_t(i) * kSlot;
@@ -103,11 +102,11 @@ TEST_P(DmaEngines, KeepWorkingBesideAPersistentKernel) {
   round_trips(*dma, 5, slots, descs);  // the engine runs before the other kernel starts ...
   cudaStream_t stream;
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  spin_until<<<8, 32, 0, stream>>>(reinterpret_cast<volatile uint32_t*>(flag.data()));
+  spin_until<<<8, 32, 0, stream>>>(reinterpret_cast<const uint32_t*>(flag.data()));
   GNF_CUDA_CHECK_LAUNCH();
   round_trips(*dma, 50, slots, descs);  // ... and on while it spins
   dma->stop();
-  *reinterpret_cast<volatile uint32_t*>(flag.data()) = 1;
+  store_release_sys(reinterpret_cast<uint32_t*>(flag.data()), 1);
   GNF_CUDA_CHECK(cudaStreamSynchronize(stream));
   GNF_CUDA_CHECK(cudaStreamDestroy(stream));
 }
