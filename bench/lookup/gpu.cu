@@ -10,7 +10,7 @@
 #include "gpu.h"
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
-#include "mem/device_mirror.h"
+#include "sync/device_mirror.h"
 #include "util/cuda_check.h"
 
 namespace gnf::lookup_bench {
@@ -176,7 +176,7 @@ uint32_t smallest(const std::vector<uint32_t>& blocks) { return *std::min_elemen
 
 // The tables' GPU copy, made as Router::device_tables() makes it: a mirror region per table.
 struct TablesOnGpu {
-  mem::DeviceMirror mirror;
+  sync::DeviceMirror mirror;
   const uint32_t* tbl24;
   const uint32_t* tbl8;
   cudaStream_t stream = nullptr;

@@ -1,5 +1,5 @@
 // The GPU half: gnf's lpm4_lookup / lpm6_lookup in kernels, one thread per address, over a copy of
-// the tables in GPU memory made as the l3fwd NF makes it: a mem::DeviceMirror region per table
+// the tables in GPU memory made as the l3fwd NF makes it: a sync::DeviceMirror region per table
 // (tbl24 and the whole tbl8 capacity), as Router::device_tables() adds them. Addresses and results
 // are in GPU memory; each launch set is timed with CUDA events. Built with CUDA only (gpu.cu);
 // without it (no_gpu.cpp) gpu_unusable_reason() says so and nothing else is called.

@@ -143,7 +143,7 @@ int run(Options& o) {
           "one thread per address, grid = ceil(addresses / block); addresses and results in GPU "
           "memory; a launch set of ceil(gpu_lookups / addresses) launches timed with CUDA events";
       report.gpu["tables"] =
-          "mem::DeviceMirror, a region per table (tbl24, the whole tbl8 capacity), as "
+          "sync::DeviceMirror, a region per table (tbl24, the whole tbl8 capacity), as "
           "Router::device_tables() makes the l3fwd NF's";
     } else {
       report.note("GPU part not run: " + why_not);

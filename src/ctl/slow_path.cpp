@@ -40,19 +40,19 @@ bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
 
 }  // namespace
 
-SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, mem::ReaderSlot* reader, std::vector<Mac> port_macs,
+SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
                    Transmit transmit)
     : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {}
 
 // The counter the NF moves for this frame, which it processes (forwarding rewrites it). The slow
-// path reads the tables as a plane does: as a reader, for the grace periods of mem/readers.h.
+// path reads the tables as a plane does: as a reader, for the grace periods of sync/readers.h.
 nf::L3FwdView::Counter SlowPath::classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port) {
   nf::PacketRef ref{frame.data(), uint32_t(frame.size()), 0, port, port, nf::Verdict::Forward};
   nf::PacketBatch batch{&ref, 1};
   nf::NfCounters counters{};
-  if (reader_) mem::reader_enter(reader_);
+  if (reader_) sync::reader_enter(reader_);
   view_.process(batch, counters);
-  if (reader_) mem::reader_leave(reader_);
+  if (reader_) sync::reader_leave(reader_);
   out_port = ref.out_port;
   for (int c = 0; c < nf::L3FwdView::kCounterCount; ++c)
     if (counters.value[c]) return nf::L3FwdView::Counter(c);

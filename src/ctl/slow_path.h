@@ -63,8 +63,8 @@ class SlowPath {
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
   // came up and forwards held packets with it.
-  // `reader`: the slow path's reader slot (mem/readers.h), or null when the tables never change.
-  SlowPath(nf::Router& router, const nf::L3FwdView& view, mem::ReaderSlot* reader, std::vector<Mac> port_macs,
+  // `reader`: the slow path's reader slot (sync/readers.h), or null when the tables never change.
+  SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
            Transmit transmit);
 
   void handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns);
@@ -100,7 +100,7 @@ class SlowPath {
 
   nf::Router& router_;
   nf::L3FwdView view_;
-  mem::ReaderSlot* reader_;
+  sync::ReaderSlot* reader_;
   std::vector<Mac> port_macs_;
   Transmit transmit_;
   std::map<std::pair<uint16_t, std::array<uint8_t, 17>>, Pending> pending_;

@@ -1,20 +1,19 @@
 #include "driver/gpu_bypass.h"
 
-#include <cuda/atomic>
-
 #include <cstddef>
 #include <cstring>
 #include <mutex>
-#include <unordered_set>
+#include <new>
 
 #include <fmt/format.h>
 
 #include "driver/gpu_bypass_kernel.cuh"
+#include "driver/queue_rings.h"
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
+#include "sync/ordering.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
-#include "util/sys_atomic.cuh"
 
 namespace gnf::driver {
 
@@ -37,21 +36,14 @@ static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packe
               offsetof(Words, unrecorded) == kUnrecorded * 8 && sizeof(Words) == kStatCount * 8 &&
               sizeof(GpuPlaneCounters) == (kStatCount + 1 + nf::kMaxChainLength * nf::NfCounters::kMax) * 8);
 
-template <typename T>
-std::vector<T> fetch(const void* device, size_t count) {
-  std::vector<T> v(count);
-  if (count) GNF_CUDA_CHECK(cudaMemcpy(v.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
-  return v;
-}
-
 }  // namespace
 
 struct GpuBypass::Impl {
-  std::vector<mem::Block> blocks;  // rings, slot arrays and pools: one device block per plane
-  mem::Block plane_states;         // DevPlane[planes] in GPU memory
-  mem::Block pinned;               // counters, stop flag, exception rings: mapped host memory
+  std::vector<QueueRings> rings;  // per plane, in GPU memory
+  mem::Block plane_states;        // DevPlane[planes] in GPU memory
+  mem::Block pinned;              // counters, the control mailbox, exception rings: mapped host memory
   GpuPlaneCounters* counters = nullptr;
-  uint32_t* stop_flag = nullptr;
+  Control* control = nullptr;
   std::vector<DevExceptionRing> exceptions;  // the host's view of each plane's ring
   std::vector<uint32_t> exception_tails;     // the host's copy of each ring's tail
   std::mutex exceptions_mutex;
@@ -75,9 +67,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
     throw UserError("driver.burst must be smaller than driver.rx_ring on the bypass path (a burst polls that many descriptors)");
   Impl& m = *impl_;
   m.chain = chain;
-  m.config = KernelConfig{options.burst,           options.rx_tail_batch, options.tx_tail_batch,
-                          options.tail_timeout_ns, options.tx_completion, options.tx_full_wait,
-                          options.one_way,         nullptr};
+  m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr};
   if (options.one_way != OneWay::Off) {
     m.clock = std::make_unique<GpuClock>();
     m.config.host_minus_gpu_ns = m.clock->device_offset();
@@ -94,40 +84,33 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
                                 "threads at once, fewer than the {} queues",
                                 uint64_t(sms) * uint64_t(per_sm), m.threads, planes_));
 
-  const uint32_t n_ports = uint32_t(ports.size());
-  const uint32_t rx_entries = options.rx_ring_size, tx_entries = options.tx_ring_size;
-  const uint32_t slots = options.slots_per_pool();
-  const size_t rx_ring = align_up(rx_entries * sizeof(nic::ixgbe_adv_rx_desc));
-  const size_t tx_ring = align_up(tx_entries * sizeof(nic::ixgbe_adv_tx_desc));
-  const size_t head_wb = kAlign;
-  const size_t rx_slots = align_up(rx_entries * sizeof(uint64_t));
-  const size_t tx_slots = align_up(tx_entries * sizeof(uint64_t));
-  const size_t stack = align_up(slots * sizeof(uint32_t));
-  const size_t pool = size_t(slots) * options.slot_size;
-  const size_t per_port = rx_ring + tx_ring + head_wb + rx_slots + tx_slots + stack + pool;
-
-  // Pinned: per plane its counters, then the stop flag, then per plane an exception ring (head and
-  // tail on cache lines of their own, then the entries).
+  // Pinned: per plane its counters, then the control mailbox, then per plane an exception ring and
+  // an arrival ring (head and tail on cache lines of their own, then the entries).
   const size_t counters_bytes = align_up(planes_ * sizeof(GpuPlaneCounters));
+  const size_t control_bytes = align_up(sizeof(Control));
   const uint32_t entry_bytes = options.slot_size + 16;
   const size_t exception_bytes = 2 * kAlign + size_t(kExceptionRingEntries) * entry_bytes;
   const uint32_t arrival_entries = options.one_way == OneWay::Rx ? kArrivalRingEntries : 0;
   const size_t arrival_bytes = 2 * kAlign + size_t(arrival_entries) * sizeof(ArrivalRecord);
   const size_t per_plane_pinned = align_up(exception_bytes) + align_up(arrival_bytes);
-  m.pinned = mem::Block(mem::Domain::HostPinned, counters_bytes + kAlign + planes_ * per_plane_pinned);
+  m.pinned = mem::Block(mem::Domain::HostPinned, counters_bytes + control_bytes + planes_ * per_plane_pinned);
   m.counters = reinterpret_cast<GpuPlaneCounters*>(m.pinned.data());
-  m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data() + counters_bytes);
+  m.control = new (m.pinned.data() + counters_bytes) Control{};
   m.exception_tails.assign(planes_, 0);
   m.arrival_tails.assign(planes_, 0);
 
   std::vector<DevPlane> states(planes_);
   for (uint32_t q = 0; q < planes_; ++q) {
-    m.blocks.emplace_back(mem::Domain::Device, per_port * n_ports);
-    uint8_t* base = m.blocks.back().data();
+    QueueRings& rings = m.rings.emplace_back(ports, q, options, mem::Domain::Device);
     DevPlane& plane = states[q];
     std::memset(&plane, 0, sizeof(plane));
-    plane.ports = n_ports;
-    uint8_t* exc = m.pinned.data() + counters_bytes + kAlign + q * per_plane_pinned;
+    plane.ports = rings.ports();
+    for (uint32_t p = 0; p < rings.ports(); ++p) {
+      plane.rx[p] = rings.rx(p);
+      plane.tx[p] = rings.tx(p);
+      plane.pool[p] = rings.pool(p);
+    }
+    uint8_t* exc = m.pinned.data() + counters_bytes + control_bytes + q * per_plane_pinned;
     plane.exceptions = DevExceptionRing{exc + 2 * kAlign, reinterpret_cast<uint32_t*>(exc),
                                         reinterpret_cast<uint32_t*>(exc + kAlign), kExceptionRingEntries, entry_bytes, 0, 0};
     m.exceptions.push_back(plane.exceptions);
@@ -136,61 +119,9 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
                                       reinterpret_cast<uint32_t*>(arr + kAlign), arrival_entries,
                                       uint32_t(sizeof(ArrivalRecord)), 0, 0};
     m.arrivals.push_back(plane.arrivals);
-    for (uint32_t p = 0; p < n_ports; ++p) {
-      uint8_t* at = base + p * per_port;
-      auto* rx_descs = reinterpret_cast<nic::ixgbe_adv_rx_desc*>(at);
-      auto* tx_descs = reinterpret_cast<nic::ixgbe_adv_tx_desc*>(at + rx_ring);
-      auto* wb = reinterpret_cast<uint32_t*>(at + rx_ring + tx_ring);
-      auto* rx_slot_array = reinterpret_cast<uint64_t*>(at + rx_ring + tx_ring + head_wb);
-      auto* tx_slot_array = reinterpret_cast<uint64_t*>(at + rx_ring + tx_ring + head_wb + rx_slots);
-      auto* free_stack = reinterpret_cast<uint32_t*>(at + rx_ring + tx_ring + head_wb + rx_slots + tx_slots);
-      uint64_t pool_base = reinterpret_cast<uint64_t>(at + rx_ring + tx_ring + head_wb + rx_slots + tx_slots + stack);
-
-      // Slots 0..rx_entries-1 go into the rx descriptors, the rest onto the free stack.
-      std::vector<nic::ixgbe_adv_rx_desc> descs(rx_entries);
-      std::vector<uint64_t> held(rx_entries);
-      for (uint32_t i = 0; i < rx_entries; ++i) {
-        held[i] = pool_base + uint64_t(i) * options.slot_size;
-        descs[i].read.pkt_addr = held[i];
-        descs[i].read.hdr_addr = 0;
-      }
-      std::vector<uint32_t> free_indices;
-      for (uint32_t i = slots; i-- > rx_entries;) free_indices.push_back(i);
-      GNF_CUDA_CHECK(cudaMemcpy(rx_descs, descs.data(), descs.size() * sizeof(descs[0]), cudaMemcpyHostToDevice));
-      GNF_CUDA_CHECK(cudaMemcpy(rx_slot_array, held.data(), held.size() * sizeof(held[0]), cudaMemcpyHostToDevice));
-      if (!free_indices.empty())
-        GNF_CUDA_CHECK(cudaMemcpy(free_stack, free_indices.data(), free_indices.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
-
-      nic::PortRegs& regs = ports[p]->regs();
-      nic::RxQueueRegs& r = regs.rx[q];
-      r.RDBAL = uint32_t(reinterpret_cast<uint64_t>(rx_descs));
-      r.RDBAH = uint32_t(reinterpret_cast<uint64_t>(rx_descs) >> 32);
-      r.RDLEN = rx_entries * sizeof(nic::ixgbe_adv_rx_desc);
-      r.SRRCTL = (options.slot_size / 1024) | (options.drop_en ? nic::IXGBE_SRRCTL_DROP_EN : 0);
-      r.RDH = 0;
-      nic::TxQueueRegs& t = regs.tx[q];
-      t.TDBAL = uint32_t(reinterpret_cast<uint64_t>(tx_descs));
-      t.TDBAH = uint32_t(reinterpret_cast<uint64_t>(tx_descs) >> 32);
-      t.TDLEN = tx_entries * sizeof(nic::ixgbe_adv_tx_desc);
-      t.TDH = 0;
-      t.TDT = 0;
-      if (options.tx_completion == TxCompletion::HeadWriteback) {
-        // Head write-back into GPU memory: polling it costs the GPU no PCIe read.
-        t.TDWBAH = uint32_t(reinterpret_cast<uint64_t>(wb) >> 32);
-        t.TDWBAL = uint32_t(reinterpret_cast<uint64_t>(wb)) | nic::IXGBE_TDWBAL_HEAD_WB_EN;
-      }
-      nic::reg_write(t.TXDCTL, nic::IXGBE_TXDCTL_ENABLE);
-      nic::reg_write(r.RXDCTL, nic::IXGBE_RXDCTL_ENABLE);
-      // Intentionally one short of the whole ring: RDT == RDH would mean "no descriptors" to the NIC.
-      nic::reg_write(r.RDT, rx_entries - 1);
-
-      plane.rx[p] = DevRxRing{rx_descs, rx_slot_array, rx_entries, 0, &r.RDT, 0, 0};
-      plane.tx[p] = DevTxRing{tx_descs, tx_slot_array, tx_entries, 0, 0, &t.TDT, &t.TDH, wb, 0, 0};
-      plane.pool[p] = DevPool{free_stack, uint32_t(free_indices.size()), options.slot_size, slots, pool_base};
-    }
   }
   m.plane_states = mem::Block(mem::Domain::Device, states.size() * sizeof(DevPlane));
-  GNF_CUDA_CHECK(cudaMemcpy(m.plane_states.data(), states.data(), states.size() * sizeof(DevPlane), cudaMemcpyHostToDevice));
+  m.plane_states.copy_in(m.plane_states.data(), states.data(), states.size() * sizeof(DevPlane));
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
 }
 
@@ -205,10 +136,10 @@ GpuBypass::~GpuBypass() {
 void GpuBypass::start() {
   Impl& m = *impl_;
   if (m.running) return;
-  store_release_sys(m.stop_flag, 0);
+  m.control->clear_stop();
   bypass_kernel<<<planes_, m.threads, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()),
                                                      reinterpret_cast<uint64_t*>(m.counters),
-                                                     sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.stop_flag,
+                                                     sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.control,
                                                      m.config);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
@@ -218,7 +149,7 @@ void GpuBypass::start() {
 void GpuBypass::stop() {
   Impl& m = *impl_;
   if (!m.running) return;
-  store_release_sys(m.stop_flag, 1);
+  m.control->request_stop();
   m.running = false;
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   if (m.clock) m.clock->stop_tracking();
@@ -282,27 +213,10 @@ std::optional<GpuClockStats> GpuBypass::clock_stats() const {
 
 std::vector<SlotAudit> GpuBypass::audit() const {
   const Impl& m = *impl_;
-  std::vector<DevPlane> states = fetch<DevPlane>(m.plane_states.data(), planes_);
+  std::vector<DevPlane> states(planes_);
+  m.plane_states.copy_out(states.data(), m.plane_states.data(), states.size() * sizeof(DevPlane));
   std::vector<SlotAudit> out;
-  for (const DevPlane& plane : states) {
-    SlotAudit a;
-    std::unordered_set<uint64_t> seen;
-    auto place = [&](uint64_t addr, uint64_t& where) {
-      ++where;
-      if (!seen.insert(addr).second) ++a.duplicates;
-    };
-    for (uint32_t p = 0; p < plane.ports; ++p) {
-      const DevPool& pool = plane.pool[p];
-      a.capacity += pool.count;
-      for (uint32_t index : fetch<uint32_t>(pool.free_stack, pool.top))
-        place(pool.base + uint64_t(index) * pool.slot_size, a.free);
-      for (uint64_t slot : fetch<uint64_t>(plane.rx[p].slots, plane.rx[p].entries)) place(slot, a.in_rx_rings);
-      const DevTxRing& tx = plane.tx[p];
-      std::vector<uint64_t> tx_slots = fetch<uint64_t>(tx.slots, tx.entries);
-      for (uint32_t i = tx.clean; i != tx.tail; i = i + 1 == tx.entries ? 0 : i + 1) place(tx_slots[i], a.in_tx_rings);
-    }
-    out.push_back(a);
-  }
+  for (uint32_t q = 0; q < planes_; ++q) out.push_back(m.rings[q].audit(states[q].rx, states[q].tx, states[q].pool, {}));
   return out;
 }
 

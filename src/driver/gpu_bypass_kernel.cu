@@ -1,34 +1,40 @@
 #include "driver/gpu_bypass_kernel.cuh"
 
 #include "driver/gpu_timer.cuh"
-#include "util/sys_atomic.cuh"
+#include "sync/ordering.h"
+#include "sync/readers.h"
 
 namespace gnf::driver::bypass {
 
 namespace {
 
-// --- Memory ordering, the heart of the bypass path -------------------------------------------
-// Polls: the NIC's copy engine writes the packet, then (in a later batch of the same stream) the
-// descriptor's write-back. A thread observes DD with an acquire load at system scope; everything
-// it reads after that (length, hash, the packet bytes) is at least as new, and the acquire keeps a
-// stale L1 line of a recycled slot from being served. The same holds for tx completions (head
-// write-back, DD in tx descriptors) and for the host's consumer index of the exception ring: all
-// through load_acquire_sys (util/sys_atomic.cuh).
-// Doorbells: descriptors (and exception entries) are written by many threads of the block; after
-// __syncthreads() thread 0 rings the doorbell with publish_after_barrier: a system-scope fence,
-// cumulative over the writes the barrier ordered before it, then the tail stored with release
-// semantics into pinned host memory. The NIC model reads the tail with an acquire load and only
-// then fetches the descriptors. No fence, no tail: a published GPU bypass prototype wrote tails
-// without one and saw crashes with several rings.
-
-__device__ __forceinline__ uint32_t ring_next(uint32_t i, uint32_t entries) { return i + 1 == entries ? 0 : i + 1; }
+// --- Memory ordering, the heart of the bypass path (the general argument: sync/ordering.h) -----
+// Polls: a thread sees DD with an acquire load at system scope (RxRingRef::done) and only then
+// reads the length, the hash and the packet bytes. With the SM DMA engine (nic/sm_dma.cu, the
+// default) the NIC model's writes into GPU memory are GPU threads' writes: that engine's block
+// writes the packet, fences, meets at a barrier and releases DD, so the acquire that sees DD sees
+// the packet, and no stale L1 line of the recycled slot is served. With the copy-engine engine
+// (nic/cuda_dma.cu, kept for comparison) the packets and then the write-backs are copies issued in
+// that order on one stream: CUDA orders them for later work on that stream and for the host once
+// it has synchronised, and promises nothing about the order in which this running kernel sees
+// their writes. No load in the kernel can repair that: with that engine, a DD never seen before its
+// packet rests on the hardware finishing one copy before the next starts, which CUDA does not
+// promise; the tests that run it compare its output with the cpu path's, byte for byte.
+// The same acquire stands before every other word released by the NIC or the host: tx
+// completions (TxRingRef::completed_until and sent: head write-back, TDH, DD), the host's
+// consumer index of the exception and arrival rings, the mailbox's stop word.
+// Doorbells: descriptors, exception entries and arrival records are written by many threads of
+// the block; after __syncthreads() thread 0 rings that step's doorbells through one DoorbellBatch:
+// one system-scope fence, cumulative over the writes the barrier ordered before it, then each tail
+// or head a release store into pinned host memory. The NIC model reads a tail with an acquire load
+// and only then fetches the descriptors. No fence, no tail: a published GPU bypass prototype wrote
+// tails without one and saw crashes with several rings.
 
 struct BlockShared {
   unsigned long long stats[kStatCount];
   unsigned long long nf_totals[nf::kMaxChainLength][nf::NfCounters::kMax];
   uint32_t warp_counts[kMaxBurst / kWarpSize];
   uint32_t port_room[nf::kMaxPorts];  // per output port: the burst's packets first, then how many fit
-  uint32_t port_tail[nf::kMaxPorts];
   uint32_t done_until[nf::kMaxPorts];
   uint32_t ready;
   uint32_t stop;
@@ -53,60 +59,31 @@ __device__ uint32_t block_rank(bool flag, uint32_t& total, uint32_t* warp_counts
   return before + __popc(ballot & ((1u << lane) - 1));
 }
 
-// Returns a slot to the pool that owns it. Several threads may free at once: only this block
-// touches its plane's pools, so a block-scope atomic on `top` is enough.
-__device__ void free_slot(DevPlane& plane, uint64_t addr) {
-  for (uint32_t p = 0; p < plane.ports; ++p) {
-    DevPool& pool = plane.pool[p];
-    if (addr >= pool.base && addr < pool.base + uint64_t(pool.count) * pool.slot_size) {
-      pool.free_stack[atomicAdd(&pool.top, 1u)] = uint32_t((addr - pool.base) / pool.slot_size);
-      return;
-    }
-  }
-}
-
-__device__ uint32_t in_use(const DevTxRing& tx) { return (tx.tail + tx.entries - tx.clean) % tx.entries; }
-
-// The first tx descriptor the NIC has not finished, as far as the completion mode tells. Called by
-// one thread; for DD write-back it walks the descriptors (the slow path: a full ring).
-__device__ uint32_t completed_until(const DevTxRing& tx, TxCompletion mode) {
-  switch (mode) {
-    case TxCompletion::HeadWriteback: return load_acquire_sys(tx.head_wb);
-    case TxCompletion::HeadRegister: return load_acquire_sys(tx.tdh);
-    case TxCompletion::DescWriteback: {
-      uint32_t i = tx.clean;
-      while (i != tx.tail && (load_acquire_sys(&tx.descs[i].wb.status) & nic::IXGBE_ADVTXD_STAT_DD))
-        i = ring_next(i, tx.entries);
-      return i;
-    }
-    default: return tx.clean;  // None: the NIC never says
-  }
-}
-
-// Every thread: gives back the slots of every tx descriptor the NIC has finished.
-__device__ void reclaim_all(DevPlane& plane, const KernelConfig& config, BlockShared& sh) {
-  if (config.tx_completion == TxCompletion::None) return;  // nothing ever comes back: see make_room
+// Every thread: gives back the slots of every tx descriptor the NIC has finished. Only this block
+// touches its plane's pools, and its threads may release at once (SlotStackRef::release).
+__device__ void reclaim_all(DevPlane& plane, BlockShared& sh) {
+  // Without completions nothing ever comes back (every ring has the one mode): see make_room.
+  if (plane.tx[0].completion == TxCompletion::None) return;
   const uint32_t t = threadIdx.x;
   for (uint32_t o = 0; o < plane.ports; ++o) {
-    const DevTxRing& tx = plane.tx[o];
-    if (config.tx_completion == TxCompletion::DescWriteback) {
+    const TxRingRef& tx = plane.tx[o];
+    if (tx.completion == TxCompletion::DescWriteback) {
       // The threads check one descriptor each; the first not done ends the run.
       if (t == 0) sh.done_until[o] = blockDim.x;
       __syncthreads();
-      const uint32_t busy = in_use(tx);
-      if (t < busy && !(load_acquire_sys(&tx.descs[(tx.clean + t) % tx.entries].wb.status) & nic::IXGBE_ADVTXD_STAT_DD))
-        atomicMin(&sh.done_until[o], t);
+      const uint32_t busy = tx.in_use();
+      if (t < busy && !tx.sent(t)) atomicMin(&sh.done_until[o], t);
       __syncthreads();
       if (t == 0) sh.done_until[o] = (tx.clean + min(sh.done_until[o], busy)) % tx.entries;
     } else if (t == 0) {
-      sh.done_until[o] = completed_until(tx, config.tx_completion);
+      sh.done_until[o] = tx.completed_until();
     }
   }
   __syncthreads();
   for (uint32_t o = 0; o < plane.ports; ++o) {
-    const DevTxRing& tx = plane.tx[o];
-    const uint32_t done = (sh.done_until[o] + tx.entries - tx.clean) % tx.entries;
-    for (uint32_t i = t; i < done; i += blockDim.x) free_slot(plane, tx.slots[(tx.clean + i) % tx.entries]);
+    const TxRingRef& tx = plane.tx[o];
+    const uint32_t done = tx.before(sh.done_until[o]);
+    for (uint32_t i = t; i < done; i += blockDim.x) mem::release_slot(plane.pool, plane.ports, tx.slot(i));
   }
   __syncthreads();
   if (t == 0)
@@ -114,67 +91,38 @@ __device__ void reclaim_all(DevPlane& plane, const KernelConfig& config, BlockSh
   __syncthreads();
 }
 
-// Writes RDT if the tail-batching rule says so; returns whether it did.
-__device__ bool maybe_publish_rx(DevRxRing& ring, const KernelConfig& config, uint64_t now, bool force) {
-  if (ring.unpublished == 0) return false;
-  if (!force && ring.unpublished < config.rx_tail_batch && now - ring.unpublished_since_ns < config.tail_timeout_ns)
-    return false;
-  // RDT trails `next` by one: RDT == RDH would tell the NIC the ring is empty.
-  publish_after_barrier(ring.rdt, (ring.next + ring.entries - 1) % ring.entries);
-  ring.unpublished = 0;
-  return true;
-}
-
-__device__ bool maybe_publish_tx(DevTxRing& tx, const KernelConfig& config, uint64_t now, bool force) {
-  if (tx.unpublished == 0) return false;
-  if (!force && tx.unpublished < config.tx_tail_batch && now - tx.unpublished_since_ns < config.tail_timeout_ns)
-    return false;
-  publish_after_barrier(tx.tdt, tx.tail);
-  tx.unpublished = 0;
-  return true;
-}
-
 // Thread 0: room on tx ring `o` for up to `wanted` descriptors. With tx_full = "wait" it hands
 // the NIC what is queued and waits for room; the NIC model runs on, so the wait ends, but once the
-// exit flag has been up for a second it gives up and the rest counts as tx-ring-full.
+// stop word has been up for a second it gives up and the rest counts as tx-ring-full.
 __device__ uint32_t make_room(DevPlane& plane, uint32_t o, uint32_t wanted, const KernelConfig& config,
-                              const uint32_t* stop_flag, BlockShared& sh) {
-  DevTxRing& tx = plane.tx[o];
+                              const Control* control, BlockShared& sh) {
+  TxRingRef& tx = plane.tx[o];
   wanted = min(wanted, tx.entries - 1);
-  if (config.tx_completion == TxCompletion::None) {
+  if (tx.completion == TxCompletion::None) {
     // No completions: the oldest descriptors are taken back as sent, whatever the NIC did. If it
     // has not sent them, this overruns the ring (the NIC model counts tx_overrun).
-    while (tx.entries - 1 - in_use(tx) < wanted) {
-      free_slot(plane, tx.slots[tx.clean]);
-      tx.clean = ring_next(tx.clean, tx.entries);
+    if (tx.room() < wanted) {
+      const uint32_t short_by = wanted - tx.room();
+      tx.release_until((tx.clean + short_by) % tx.entries, plane.pool, plane.ports);
     }
     return wanted;
   }
   auto reclaim = [&] {
-    const uint32_t done = completed_until(tx, config.tx_completion);
-    for (; tx.clean != done; tx.clean = ring_next(tx.clean, tx.entries)) free_slot(plane, tx.slots[tx.clean]);
-    return tx.entries - 1 - in_use(tx);
+    tx.reclaim(plane.pool, plane.ports);
+    return tx.room();
   };
-  uint32_t room = tx.entries - 1 - in_use(tx);
+  uint32_t room = tx.room();
   if (room < wanted) room = reclaim();
   if (room < wanted && config.tx_full_wait) {
-    sh.stats[kTails] += maybe_publish_tx(tx, config, 0, true);
+    DoorbellBatch doorbells;
+    sh.stats[kTails] += tx.publish(0, true, doorbells);
     uint64_t give_up_at = ~uint64_t(0);
     while (room < wanted && global_timer_ns() < give_up_at) {
-      if (give_up_at == ~uint64_t(0) && load_acquire_sys(stop_flag)) give_up_at = global_timer_ns() + 1'000'000'000;
+      if (give_up_at == ~uint64_t(0) && control->stop_requested()) give_up_at = global_timer_ns() + 1'000'000'000;
       room = reclaim();
     }
   }
   return min(room, wanted);
-}
-
-__device__ void write_tx_desc(DevTxRing& tx, uint32_t index, const nf::PacketRef& r, const KernelConfig& config) {
-  nic::ixgbe_adv_tx_desc& d = tx.descs[index];
-  d.read.buffer_addr = reinterpret_cast<uint64_t>(r.data);
-  d.read.cmd_type_len = nic::tx_cmd_type_len(r.len, config.tx_completion == TxCompletion::DescWriteback);
-  // PAYLEN in 31:14; this store also clears a stale DD (bit 0) from the last write-back.
-  d.read.olinfo_status = r.len << nic::IXGBE_ADVTXD_PAYLEN_SHIFT;
-  tx.slots[index] = d.read.buffer_addr;
 }
 
 // Thread 0: entries free for up to `wanted` frames in a host-bound ring. The host's tail is read
@@ -215,14 +163,13 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
 
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
-                              const uint32_t* stop_flag, BlockShared& sh) {
+                              const Control* control, BlockShared& sh) {
   const uint32_t t = threadIdx.x;
-  DevRxRing& ring = plane.rx[p];
-  DevPool& pool = plane.pool[p];
+  RxRingRef& ring = plane.rx[p];
+  mem::SlotStackRef& pool = plane.pool[p];
 
   // Poll: the burst is the leading run of done descriptors.
-  const uint32_t idx = (ring.next + t) % ring.entries;
-  const bool done = t < config.burst && (load_acquire_sys(&ring.descs[idx].wb.upper.status_error) & nic::IXGBE_RXD_STAT_DD);
+  const bool done = t < config.burst && ring.done(t);
   // As the GPU sink: when this thread saw its frame's descriptor done.
   const uint64_t seen_ns = done && config.one_way == OneWay::Rx ? global_timer_ns() : 0;
   if (t == 0) sh.ready = config.burst;
@@ -236,30 +183,24 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     __syncthreads();  // sh.ready is rewritten by the next ring's poll
     return;
   }
-  // The burst's table lookups lie between reader_enter and reader_leave (mem/readers.h): the block
+  // The burst's table lookups lie between reader_enter and reader_leave (sync/readers.h): the block
   // is one reader, slot blockIdx.x (its plane's queue).
-  mem::ReaderSlot* reader = chain.readers ? chain.readers + blockIdx.x : nullptr;
+  sync::ReaderSlot* reader = chain.readers ? chain.readers + blockIdx.x : nullptr;
   if (reader) {
-    if (t == 0) mem::reader_enter(reader);
+    if (t == 0) sync::reader_enter(reader);
     __syncthreads();
   }
 
   // Take, refill, run the NF chain.
   nf::PacketRef r{};
   if (t < n) {
-    nic::ixgbe_adv_rx_desc& desc = ring.descs[idx];
-    const uint64_t fresh = pool.base + uint64_t(pool.free_stack[pool.top - 1 - t]) * pool.slot_size;
-    r = nf::PacketRef{reinterpret_cast<uint8_t*>(ring.slots[idx]), desc.wb.upper.length, desc.wb.lower.hi_dword.rss,
-                      uint16_t(p), uint16_t(p), nf::Verdict::Forward};
-    ring.slots[idx] = fresh;
-    desc.read.pkt_addr = fresh;
-    desc.read.hdr_addr = 0;  // clears DD: the NIC sees this descriptor again only after RDT passes it
+    r = ring.take(t, pool.peek(t), uint16_t(p));
     nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
   }
   __syncthreads();
   if (t == 0) {
-    pool.top -= n;
-    if (reader) mem::reader_leave(reader);
+    pool.pop(n);
+    if (reader) sync::reader_leave(reader);
   }
   __syncthreads();
 
@@ -281,26 +222,24 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   uint32_t punted;
   const uint32_t host_rank = block_rank(to_host, punted, sh.warp_counts);
   if (t == 0) {
-    for (uint32_t o = 0; o < plane.ports; ++o) {
-      sh.port_tail[o] = plane.tx[o].tail;
-      if (sh.port_room[o]) sh.port_room[o] = make_room(plane, o, sh.port_room[o], config, stop_flag, sh);
-    }
+    for (uint32_t o = 0; o < plane.ports; ++o)
+      if (sh.port_room[o]) sh.port_room[o] = make_room(plane, o, sh.port_room[o], config, control, sh);
     sh.exception_room = room_for(plane.exceptions, punted);
     sh.arrival_room = room_for(plane.arrivals, arriving);
   }
   __syncthreads();
   if (dest != kNoPort) {
-    DevTxRing& tx = plane.tx[dest];
+    TxRingRef& tx = plane.tx[dest];
     if (rank < sh.port_room[dest]) {
       // Timing the tx side: the frame leaves the GPU now (the tail that hands it over follows
       // this burst's fence, so the NIC reads the marked stamp).
       if (config.one_way == OneWay::Tx)
         wire::mark_departure(r.data, wire::find_stamp(r.data, r.len),
                              host_time_ns(global_timer_ns(), config.host_minus_gpu_ns));
-      write_tx_desc(tx, (sh.port_tail[dest] + rank) % tx.entries, r, config);
+      tx.write(rank, r);
     } else {
       atomicAdd(&sh.stats[kTxFull], 1ull);
-      free_slot(plane, reinterpret_cast<uint64_t>(r.data));
+      mem::release_slot(plane.pool, plane.ports, reinterpret_cast<uint64_t>(r.data));
     }
   } else if (t < n) {
     if (consumed) {
@@ -321,36 +260,30 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     } else {
       atomicAdd(&sh.stats[r.verdict == nf::Verdict::Drop ? kNfDrops : kBadPort], 1ull);
     }
-    free_slot(plane, reinterpret_cast<uint64_t>(r.data));
+    mem::release_slot(plane.pool, plane.ports, reinterpret_cast<uint64_t>(r.data));
   }
   __syncthreads();
 
-  // Commit: thread 0 moves the rings on and writes the tails the batching rule allows.
+  // Commit: thread 0 moves the rings on and rings the doorbells the batching rule allows.
   if (t == 0) {
     const uint64_t now = global_timer_ns();
+    DoorbellBatch doorbells;
     for (uint32_t o = 0; o < plane.ports; ++o) {
-      DevTxRing& tx = plane.tx[o];
-      const uint32_t placed = sh.port_room[o];
-      if (placed == 0) continue;
-      tx.tail = (tx.tail + placed) % tx.entries;
-      if (tx.unpublished == 0) tx.unpublished_since_ns = now;
-      tx.unpublished += placed;
-      sh.stats[kTx] += placed;
+      plane.tx[o].queued(sh.port_room[o], now);
+      sh.stats[kTx] += sh.port_room[o];
     }
     if (sh.exception_room) {
       plane.exceptions.head_local += sh.exception_room;
-      publish_after_barrier(plane.exceptions.head, plane.exceptions.head_local);
+      doorbells.ring(plane.exceptions.head, plane.exceptions.head_local);
     }
     if (sh.arrival_room) {
       plane.arrivals.head_local += sh.arrival_room;
-      publish_after_barrier(plane.arrivals.head, plane.arrivals.head_local);
+      doorbells.ring(plane.arrivals.head, plane.arrivals.head_local);
     }
-    ring.next = (ring.next + n) % ring.entries;
-    if (ring.unpublished == 0) ring.unpublished_since_ns = now;
-    ring.unpublished += n;
+    ring.advance(n, now);
     sh.stats[kRx] += n;
-    sh.stats[kTails] += maybe_publish_rx(ring, config, now, false);
-    for (uint32_t o = 0; o < plane.ports; ++o) sh.stats[kTails] += maybe_publish_tx(plane.tx[o], config, now, false);
+    sh.stats[kTails] += ring.publish(now, false, doorbells);
+    for (uint32_t o = 0; o < plane.ports; ++o) sh.stats[kTails] += plane.tx[o].publish(now, false, doorbells);
   }
   __syncthreads();
 }
@@ -367,7 +300,7 @@ __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, 
 
 __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uint64_t* counters,
                                                            uint32_t counters_stride, nf::NfChainView chain,
-                                                           uint32_t* stop_flag, KernelConfig config) {
+                                                           const Control* control, KernelConfig config) {
   __shared__ BlockShared sh;
   DevPlane& plane = planes[blockIdx.x];
   volatile uint64_t* out = counters + size_t(blockIdx.x) * counters_stride;
@@ -382,17 +315,18 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   uint64_t iteration = out[kStatCount];
   __syncthreads();
   for (;; ++iteration) {
-    if (t == 0) sh.stop = (iteration & 15) == 0 ? load_acquire_sys(stop_flag) : 0;
+    if (t == 0) sh.stop = (iteration & 15) == 0 ? control->stop_requested() : 0;
     __syncthreads();
     if (sh.stop) break;
-    reclaim_all(plane, config, sh);
-    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, stop_flag, sh);
+    reclaim_all(plane, sh);
+    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh);
     if (t == 0) {
       // Idle or not, a pending tail is written once its timeout has passed.
       const uint64_t now = global_timer_ns();
+      DoorbellBatch doorbells;
       for (uint32_t o = 0; o < plane.ports; ++o) {
-        sh.stats[kTails] += maybe_publish_rx(plane.rx[o], config, now, false);
-        sh.stats[kTails] += maybe_publish_tx(plane.tx[o], config, now, false);
+        sh.stats[kTails] += plane.rx[o].publish(now, false, doorbells);
+        sh.stats[kTails] += plane.tx[o].publish(now, false, doorbells);
       }
       // Every 64th round: the counters cross PCIe, and the host reads them only every millisecond.
       if ((iteration & 63) == 0) publish_counters(sh, out, chain.count, iteration);
@@ -401,9 +335,10 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   }
   // A clean stop hands the NIC everything refilled or queued, so nothing waits on a tail.
   if (t == 0) {
+    DoorbellBatch doorbells;
     for (uint32_t o = 0; o < plane.ports; ++o) {
-      sh.stats[kTails] += maybe_publish_rx(plane.rx[o], config, 0, true);
-      sh.stats[kTails] += maybe_publish_tx(plane.tx[o], config, 0, true);
+      sh.stats[kTails] += plane.rx[o].publish(0, true, doorbells);
+      sh.stats[kTails] += plane.tx[o].publish(0, true, doorbells);
     }
     publish_counters(sh, out, chain.count, iteration);
   }

@@ -13,13 +13,13 @@
 //   commit thread 0 advances the rings and writes RDT/TDT as the tail-batching rule allows.
 // Completed tx descriptors give their slots back at the top of every round.
 #pragma once
-#include <cuda/atomic>
-
 #include <cstdint>
 
 #include "driver/options.h"
+#include "driver/rings.h"
+#include "mem/slot_pool.h"
 #include "nf/chain.h"
-#include "nic/ixgbe_desc.h"
+#include "sync/mailbox.h"
 #include "wire/stamp.h"
 
 namespace gnf::driver::bypass {
@@ -27,37 +27,6 @@ namespace gnf::driver::bypass {
 inline constexpr uint32_t kMaxBurst = 1024;  // packets per burst, one thread each
 inline constexpr uint32_t kWarpSize = 32;
 inline constexpr uint32_t kNoPort = 0xFFFF;
-
-struct DevRxRing {
-  nic::ixgbe_adv_rx_desc* descs;
-  uint64_t* slots;  // the slot each descriptor holds (the write-back overwrites pkt_addr)
-  uint32_t entries;
-  uint32_t next;
-  uint32_t* rdt;         // the NIC's register, in pinned host memory
-  uint32_t unpublished;  // refilled descriptors not yet handed over through RDT
-  uint64_t unpublished_since_ns;
-};
-
-struct DevTxRing {
-  nic::ixgbe_adv_tx_desc* descs;
-  uint64_t* slots;
-  uint32_t entries;
-  uint32_t tail;
-  uint32_t clean;        // oldest descriptor whose slot has not come back
-  uint32_t* tdt;         // the NIC's registers, in pinned host memory
-  uint32_t* tdh;
-  uint32_t* head_wb;     // TDH written back by the NIC (TDWBAL), in GPU memory
-  uint32_t unpublished;  // descriptors filled but not yet announced through TDT
-  uint64_t unpublished_since_ns;
-};
-
-struct DevPool {
-  uint32_t* free_stack;  // indices of free slots; [0, top) are free
-  uint32_t top;
-  uint32_t slot_size;
-  uint32_t count;
-  uint64_t base;
-};
 
 // Frames for the host's slow path, in pinned host memory: the GPU fills entries and moves `head`,
 // the host copies them out and moves `tail`. Both are free-running counters.
@@ -82,24 +51,21 @@ struct ArrivalRecord {
 };
 static_assert(sizeof(ArrivalRecord) == 32);
 
+// What one block works on, in GPU memory: the refs of its rings and pools (rings.h; a QueueRings
+// in GPU memory made them) and its rings to the host.
 struct DevPlane {
-  DevRxRing rx[nf::kMaxPorts];
-  DevTxRing tx[nf::kMaxPorts];
-  DevPool pool[nf::kMaxPorts];
+  RxRingRef rx[nf::kMaxPorts];
+  TxRingRef tx[nf::kMaxPorts];
+  mem::SlotStackRef pool[nf::kMaxPorts];
   DevExceptionRing exceptions;
   DevExceptionRing arrivals;  // entries are ArrivalRecords; none without one_way = rx
   uint32_t ports;
 };
 
-// Tail batching, as the CPU driver does it (options.h): a tail is written once `batch`
-// descriptors are pending, or once the oldest pending one has waited `timeout_ns` by the GPU's
-// global timer. With batch 1 every burst writes its tails.
+// Tail batching and the tx completion mode travel in the rings' refs; the batching's timeouts
+// count by the GPU's global timer.
 struct KernelConfig {
   uint32_t burst;
-  uint32_t rx_tail_batch;
-  uint32_t tx_tail_batch;
-  uint64_t tail_timeout_ns;
-  TxCompletion tx_completion;
   bool tx_full_wait;
   OneWay one_way;
   const int64_t* host_minus_gpu_ns;  // GPU memory (GpuClock): host time = global timer + this
@@ -112,7 +78,10 @@ enum Stat {
   kRx, kTx, kNfDrops, kToHost, kToHostOverflow, kTxFull, kBadPort, kAllocFail, kTails, kConsumed, kUnrecorded, kStatCount
 };
 
+// The host stops the kernel through the mailbox's stop word (the only part of it the kernel uses).
+using Control = sync::Mailbox<>;
+
 __global__ void bypass_kernel(DevPlane* planes, uint64_t* counters, uint32_t counters_stride, nf::NfChainView chain,
-                              uint32_t* stop_flag, KernelConfig config);
+                              const Control* control, KernelConfig config);
 
 }  // namespace gnf::driver::bypass

@@ -1,7 +1,5 @@
 #include "driver/gpu_clock.h"
 
-#include <cuda/atomic>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,30 +7,29 @@
 
 #include "driver/gpu_timer.cuh"
 #include "mem/block.h"
+#include "sync/mailbox.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
-#include "util/sys_atomic.cuh"
 
 namespace gnf::driver {
 
 namespace {
 
-// Request and answer words on cache lines of their own: the host writes one, the GPU the other.
-struct alignas(128) Mailbox {
-  uint32_t request;  // a sequence number, or kStop
-  uint32_t pad0;
+// A ping is a request of the mailbox; its payload is the offset to publish, the reply's the timer
+// when the ping was answered.
+struct ClockRequest {
   int64_t offset_to_publish;
-  alignas(128) uint32_t answer;  // the request answered
-  uint32_t pad1;
-  uint64_t gpu_ns;               // the timer when it was answered
-  uint64_t timer_step_ns;
 };
+struct ClockReply {
+  uint64_t gpu_ns;
+  uint64_t timer_step_ns;  // written once, before the first answer
+};
+using ClockMailbox = sync::Mailbox<ClockRequest, ClockReply>;
 
-constexpr uint32_t kStop = 0xFFFFFFFFu;
 constexpr uint32_t kTimerStepSamples = 1000;
 
-__global__ void clock_answer_kernel(Mailbox* box, int64_t* device_offset) {
+__global__ void clock_answer_kernel(ClockMailbox* box, int64_t* device_offset) {
   // The timer's step, as this GPU shows it (some update it every microsecond, some every 32 ns).
   uint64_t step = ~uint64_t(0), last = global_timer_ns();
   for (uint32_t seen = 0; seen < kTimerStepSamples;) {
@@ -43,21 +40,21 @@ __global__ void clock_answer_kernel(Mailbox* box, int64_t* device_offset) {
       ++seen;
     }
   }
-  box->timer_step_ns = step;
+  box->reply.timer_step_ns = step;
   uint32_t answered = 0;
-  for (;;) {
-    const uint32_t request = load_acquire_sys(&box->request);
-    if (request == kStop) break;
+  for (uint32_t round = 0;; ++round) {
+    const uint32_t request = box->latest_posted();
     if (request == answered) {
+      // The stop word is read on every 16th idle round only: a ping never waits for that read.
+      if (round % 16 == 0 && box->stop_requested()) break;
       __nanosleep(64);
       continue;
     }
     const uint64_t now = global_timer_ns();
-    // Acquire above orders this read after the request word the host released it with.
-    cuda::atomic_ref<int64_t, cuda::thread_scope_device>(*device_offset)
-        .store(box->offset_to_publish, cuda::memory_order_relaxed);
-    box->gpu_ns = now;
-    store_release_sys(&box->answer, request);  // after gpu_ns, for the host's acquire
+    // The acquire above orders this read after the post that released the request.
+    store_gpu<MemoryOrder::Relaxed>(device_offset, box->request.offset_to_publish);
+    box->reply.gpu_ns = now;
+    box->complete(request);  // after gpu_ns, for the host's acquire
     answered = request;
   }
 }
@@ -65,9 +62,9 @@ __global__ void clock_answer_kernel(Mailbox* box, int64_t* device_offset) {
 }  // namespace
 
 struct GpuClock::Impl {
-  mem::Block pinned;  // the Mailbox
+  mem::Block pinned;  // the mailbox
   mem::Block device;  // the published offset
-  Mailbox* box = nullptr;
+  ClockMailbox* box = nullptr;
   cudaStream_t stream = nullptr;
   bool kernel_running = false;
   uint32_t sequence = 0;
@@ -79,23 +76,23 @@ struct GpuClock::Impl {
 
   // One ping: the host's times around the GPU's answer.
   void ping(uint64_t& t0, uint64_t& t1, uint64_t& gpu) {
-    const uint32_t seq = ++sequence == kStop ? ++sequence : sequence;
+    const uint32_t seq = ++sequence;
     t0 = now_ns();
-    store_release_sys(&box->request, seq);
+    box->post(seq);
     const uint64_t give_up = t0 + 1'000'000'000;
-    while (load_acquire_sys(&box->answer) != seq) {
+    while (!box->has_completed(seq)) {
       if (now_ns() > give_up) throw std::runtime_error("the GPU clock's kernel did not answer within a second");
     }
     t1 = now_ns();
-    gpu = box->gpu_ns;
+    gpu = box->reply.gpu_ns;
   }
 };
 
 GpuClock::GpuClock() : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
-  m.pinned = mem::Block(mem::Domain::HostPinned, sizeof(Mailbox));
+  m.pinned = mem::Block(mem::Domain::HostPinned, sizeof(ClockMailbox));
   m.device = mem::Block(mem::Domain::Device, sizeof(int64_t));
-  m.box = new (m.pinned.data()) Mailbox{};
+  m.box = new (m.pinned.data()) ClockMailbox{};
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   // On this stream, not the legacy default one, which would wait for every spinning kernel.
   GNF_CUDA_CHECK(cudaMemsetAsync(m.device.data(), 0, sizeof(int64_t), m.stream));
@@ -106,7 +103,7 @@ GpuClock::GpuClock() : impl_(std::make_unique<Impl>()) {
   calibrate();
   {
     std::lock_guard lock(m.mutex);
-    m.stats.timer_step_ns = m.box->timer_step_ns;  // written before the first answer
+    m.stats.timer_step_ns = m.box->reply.timer_step_ns;  // written before the first answer
   }
 }
 
@@ -114,7 +111,7 @@ GpuClock::~GpuClock() {
   Impl& m = *impl_;
   stop_tracking();
   if (m.kernel_running) {
-    store_release_sys(&m.box->request, kStop);
+    m.box->request_stop();
     cudaStreamSynchronize(m.stream);
   }
   if (m.stream) cudaStreamDestroy(m.stream);
@@ -135,7 +132,7 @@ void GpuClock::calibrate() {
     }
   }
   // One more request carries the offset into GPU memory; its answer says it is there.
-  m.box->offset_to_publish = best_offset;
+  m.box->request.offset_to_publish = best_offset;
   uint64_t t0, t1, gpu;
   m.ping(t0, t1, gpu);
   std::lock_guard lock(m.mutex);

@@ -1,14 +1,13 @@
 #include "driver/gpu_nf_runner.h"
 
-#include <cuda/atomic>
-
+#include <new>
 #include <vector>
 
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
+#include "sync/mailbox.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
-#include "util/sys_atomic.cuh"
 
 namespace gnf::driver {
 
@@ -44,31 +43,25 @@ __global__ void burst_kernel(nf::NfChainView chain, nf::PacketRef* refs, uint32_
   for (uint32_t k = threadIdx.x; k < kCounterWords; k += blockDim.x) partials[blockIdx.x * kCounterWords + k] = totals[k];
 }
 
-// One entry of the persistent kernel's work queue, in pinned memory. `posted` and `done` are
-// sequence numbers: burst k (from 0) uses entry k % depth and is posted as k + 1, done as k + 1.
-struct alignas(kLine) WorkEntry {
-  uint32_t posted;  // written by the host (release), read by the GPU (acquire)
-  uint32_t count;
-  uint32_t pad[30];
-  uint32_t done;    // written by the GPU (release), read by the host (acquire)
-};
+// The persistent kernel's work queue: burst k (from 0) is posted as request k + 1 of the mailbox and
+// completed as k + 1; its references are entry k % depth of `refs`, its packet count entry
+// k % depth of `counts` (pinned memory, written before the post).
+using WorkQueue = sync::Mailbox<>;
 
-__global__ void persistent_kernel(nf::NfChainView chain, WorkEntry* queue, nf::PacketRef* refs, uint32_t max_batch,
-                                  unsigned long long* partials, uint32_t depth, const uint32_t* stop_flag,
-                                  uint32_t first_burst) {
+__global__ void persistent_kernel(nf::NfChainView chain, WorkQueue* queue, const uint32_t* counts, nf::PacketRef* refs,
+                                  uint32_t max_batch, unsigned long long* partials, uint32_t depth, uint32_t first_burst) {
   __shared__ unsigned long long totals[kCounterWords];
   __shared__ uint32_t count, stop;
   for (uint32_t k = first_burst;; ++k) {
-    WorkEntry& entry = queue[k % depth];
     if (threadIdx.x == 0) {
       for (;;) {
-        // Acquire pairs with the host's release of `posted`: the burst's references are visible.
-        if (load_acquire_sys(&entry.posted) == k + 1) {
-          count = entry.count;
+        // Acquire: the burst's references and count are visible once its post is seen.
+        if (queue->has_posted(k + 1)) {
+          count = counts[k % depth];
           stop = 0;
           break;
         }
-        if (load_acquire_sys(stop_flag)) {
+        if (queue->stop_requested()) {
           stop = 1;
           break;
         }
@@ -83,7 +76,7 @@ __global__ void persistent_kernel(nf::NfChainView chain, WorkEntry* queue, nf::P
     for (uint32_t c = threadIdx.x; c < kCounterWords; c += blockDim.x)
       partials[size_t(k % depth) * kCounterWords + c] = totals[c];
     __syncthreads();
-    if (threadIdx.x == 0) publish_after_barrier(&entry.done, k + 1);
+    if (threadIdx.x == 0) queue->complete_after_barrier(k + 1);
   }
 }
 
@@ -93,12 +86,12 @@ struct GpuNfRunner::Impl {
   StagedMode mode;
   uint32_t max_batch, depth, slot_size, blocks_per_burst;
   nf::NfChainView chain;
-  mem::Block pinned;          // refs per entry, counter partials per entry, the work queue, the stop flag
+  mem::Block pinned;          // refs per entry, counter partials per entry, the work queue, counts per entry
   mem::Block device_packets;  // Copy mode: each entry's packets on the GPU
   nf::PacketRef* refs = nullptr;
   unsigned long long* partials = nullptr;
-  WorkEntry* queue = nullptr;
-  uint32_t* stop_flag = nullptr;
+  WorkQueue* queue = nullptr;
+  uint32_t* queued_counts = nullptr;
   cudaStream_t stream = nullptr;
 
   // Per entry, for the per-burst modes: an event after its last operation, and for Copy mode
@@ -148,8 +141,8 @@ void GpuNfRunner::Impl::copy_packets(uint64_t burst, bool to_device) {
 bool GpuNfRunner::Impl::gpu_done(uint64_t burst, bool wait) {
   const uint32_t e = uint32_t(burst % depth);
   if (mode == StagedMode::Persistent) {
-    // Acquire pairs with the kernel's release of `done`: verdicts and rewritten packets are visible.
-    while (load_acquire_sys(&queue[e].done) != burst + 1)
+    // Acquire: the verdicts and rewritten packets are visible once the completion is seen.
+    while (!queue->has_completed(uint32_t(burst + 1)))
       if (!wait) return false;
     return true;
   }
@@ -177,12 +170,12 @@ GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, ui
   m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : (max_batch + kThreads - 1) / kThreads;
   const size_t refs_bytes = (size_t(depth) * max_batch * sizeof(nf::PacketRef) + kLine - 1) / kLine * kLine;
   const size_t partials_bytes = size_t(depth) * m.blocks_per_burst * kCounterWords * sizeof(unsigned long long);
-  const size_t queue_bytes = size_t(depth) * sizeof(WorkEntry);
-  m.pinned = mem::Block(mem::Domain::HostPinned, refs_bytes + partials_bytes + queue_bytes + kLine);
+  const size_t queue_bytes = (sizeof(WorkQueue) + kLine - 1) / kLine * kLine;
+  m.pinned = mem::Block(mem::Domain::HostPinned, refs_bytes + partials_bytes + queue_bytes + depth * sizeof(uint32_t));
   m.refs = reinterpret_cast<nf::PacketRef*>(m.pinned.data());
   m.partials = reinterpret_cast<unsigned long long*>(m.pinned.data() + refs_bytes);
-  m.queue = reinterpret_cast<WorkEntry*>(m.pinned.data() + refs_bytes + partials_bytes);
-  m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data() + refs_bytes + partials_bytes + queue_bytes);
+  m.queue = new (m.pinned.data() + refs_bytes + partials_bytes) WorkQueue{};
+  m.queued_counts = reinterpret_cast<uint32_t*>(m.pinned.data() + refs_bytes + partials_bytes + queue_bytes);
   if (mode == StagedMode::Copy) m.device_packets = mem::Block(mem::Domain::Device, size_t(depth) * max_batch * slot_size);
   m.events.resize(depth);
   for (cudaEvent_t& e : m.events) GNF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -204,7 +197,7 @@ GpuNfRunner::~GpuNfRunner() {
 void GpuNfRunner::stop() {
   Impl& m = *impl_;
   if (!m.kernel_running) return;
-  store_release_sys(m.stop_flag, 1);
+  m.queue->request_stop();
   m.kernel_running = false;
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
 }
@@ -224,14 +217,14 @@ void GpuNfRunner::submit(uint32_t count) {
     if (!m.kernel_running) {
       // Launched on first use, so a runner that never runs holds no kernel that spins.
       const uint32_t threads = std::min<uint32_t>(1024, (m.max_batch + 31) / 32 * 32);
-      persistent_kernel<<<1, threads, 0, m.stream>>>(m.chain, m.queue, m.refs, m.max_batch, m.partials, m.depth,
-                                                     m.stop_flag, uint32_t(burst));
+      persistent_kernel<<<1, threads, 0, m.stream>>>(m.chain, m.queue, m.queued_counts, m.refs, m.max_batch,
+                                                     m.partials, m.depth, uint32_t(burst));
       GNF_CUDA_CHECK_LAUNCH();
       m.kernel_running = true;
     }
-    m.queue[e].count = count;
-    // Release: the references written into the entry are visible to the kernel's acquire.
-    store_release_sys(&m.queue[e].posted, uint32_t(burst + 1));
+    m.queued_counts[e] = count;
+    // Release: the references and the count are visible to the kernel's acquire of the post.
+    m.queue->post(uint32_t(burst + 1));
   } else {
     uint8_t* device_packets = nullptr;
     if (m.mode == StagedMode::Copy) {

@@ -1,9 +1,9 @@
 // The GPU's global timer (%globaltimer, ns), and that time on the host's clock through the offset a
 // GpuClock (gpu_clock.h) keeps current in GPU memory. Device code only.
 #pragma once
-#include <cuda/atomic>
-
 #include <cstdint>
+
+#include "sync/ordering.h"
 
 namespace gnf::driver {
 
@@ -15,8 +15,7 @@ __device__ __forceinline__ uint64_t global_timer_ns() {
 
 // host ns = GPU ns + *host_minus_gpu_ns; the offset moves while the clock tracks: read it relaxed.
 __device__ __forceinline__ uint64_t host_time_ns(uint64_t gpu_ns, const int64_t* host_minus_gpu_ns) {
-  return gpu_ns + cuda::atomic_ref<int64_t, cuda::thread_scope_device>(*const_cast<int64_t*>(host_minus_gpu_ns))
-                      .load(cuda::memory_order_relaxed);
+  return gpu_ns + load_gpu<MemoryOrder::Relaxed>(host_minus_gpu_ns);
 }
 
 }  // namespace gnf::driver

@@ -5,41 +5,44 @@
 namespace gnf::driver {
 
 namespace {
-constexpr size_t kRingBytes = HostTxQueue::kEntries * sizeof(nic::ixgbe_adv_tx_desc);
-constexpr size_t kHeadWritebackBytes = 128;
+DriverOptions host_queue_options() {
+  DriverOptions o;
+  o.rx_ring_size = 0;
+  o.tx_ring_size = HostTxQueue::kEntries;
+  o.slot_size = HostTxQueue::kSlotSize;
+  o.pool_slots = HostTxQueue::kEntries;
+  o.tx_completion = TxCompletion::DescWriteback;  // no register reads: the port may be the GPU's
+  return o;
+}
 }  // namespace
 
 HostTxQueue::HostTxQueue(nic::Port& port, uint16_t queue, mem::Domain domain)
-    : block_(domain, kRingBytes + kHeadWritebackBytes + size_t(kEntries) * kSlotSize),
-      pool_(block_.data() + kRingBytes + kHeadWritebackBytes, kSlotSize, kEntries) {
-  options_.tx_completion = TxCompletion::DescWriteback;  // no register reads: the port may be the GPU's
-  ring_.init(port.regs().tx[queue], reinterpret_cast<nic::ixgbe_adv_tx_desc*>(block_.data()), kEntries,
-             reinterpret_cast<uint32_t*>(block_.data() + kRingBytes), options_);
-}
+    : rings_({&port}, queue, host_queue_options(), domain) {}
 
 bool HostTxQueue::send(const uint8_t* frame, uint32_t len, uint64_t now_ns) {
   std::lock_guard lock(mutex_);
-  mem::SlotPool* pools[] = {&pool_};
-  ring_.reclaim(options_, pools, 1);
+  TxRingRef& tx = rings_.tx(0);
+  mem::SlotStackRef& pool = rings_.pool(0);
+  tx.reclaim(&pool, 1);
   if (len > kSlotSize) return false;
-  const uint64_t slot = pool_.alloc();
+  const uint64_t slot = pool.alloc();
   if (!slot) return false;
   std::memcpy(reinterpret_cast<uint8_t*>(slot), frame, len);
   nf::PacketRef ref{reinterpret_cast<uint8_t*>(slot), len, 0, 0, 0, nf::Verdict::Forward};
   nf::PacketRef* refs[] = {&ref};
-  if (ring_.send(refs, 1, options_, now_ns) != 1) {
-    pool_.release(slot);
+  if (send_burst(tx, refs, 1, now_ns) != 1) {
+    pool.release(slot);
     return false;
   }
-  ring_.publish(options_, now_ns, true);
+  DoorbellBatch doorbells;
+  tx.publish(now_ns, true, doorbells);
   return true;
 }
 
 bool HostTxQueue::drained() {
   std::lock_guard lock(mutex_);
-  mem::SlotPool* pools[] = {&pool_};
-  ring_.reclaim(options_, pools, 1);
-  return ring_.in_use() == 0;
+  rings_.tx(0).reclaim(rings_.pools(), 1);
+  return rings_.tx(0).in_use() == 0;
 }
 
 }  // namespace gnf::driver

@@ -10,9 +10,7 @@
 #include <cstdint>
 #include <mutex>
 
-#include "driver/cpu_rings.h"
-#include "mem/block.h"
-#include "mem/slot_pool.h"
+#include "driver/queue_rings.h"
 #include "nic/port.h"
 
 namespace gnf::driver {
@@ -33,10 +31,7 @@ class HostTxQueue {
 
  private:
   std::mutex mutex_;
-  DriverOptions options_;
-  mem::Block block_;
-  mem::SlotPool pool_;
-  TxRing ring_;
+  QueueRings rings_;  // the tx ring and its pool; no rx ring
 };
 
 }  // namespace gnf::driver

@@ -10,11 +10,9 @@
 #include <mutex>
 #include <vector>
 
-#include "driver/cpu_rings.h"
 #include "driver/gpu_nf_runner.h"
 #include "driver/options.h"
-#include "mem/block.h"
-#include "mem/slot_pool.h"
+#include "driver/queue_rings.h"
 #include "nf/chain.h"
 #include "nic/port.h"
 #include "util/counter.h"
@@ -62,19 +60,6 @@ struct PlaneCounters : DriverCountersOf<Counter> {
   std::array<std::array<Counter, nf::NfCounters::kMax>, nf::kMaxChainLength> nf;
 };
 
-// Where every slot of a plane is; checked after runs: each slot in exactly one place.
-struct SlotAudit {
-  uint64_t capacity = 0;
-  uint64_t free = 0;
-  uint64_t in_rx_rings = 0;
-  uint64_t in_tx_rings = 0;
-  uint64_t in_driver = 0;   // packets the driver holds (a tx backlog with tx_full = "wait")
-  uint64_t duplicates = 0;  // slots found in more than one place
-  bool consistent() const {
-    return duplicates == 0 && free + in_rx_rings + in_tx_rings + in_driver == capacity;
-  }
-};
-
 // A frame on its way to the host's slow path (copied out, so its slot is freed at once).
 struct HostFrame {
   uint16_t port;
@@ -118,11 +103,7 @@ class Plane {
   DriverOptions options_;
   const nf::NfChainView& chain_;
 
-  mem::Block block_;  // every ring and slot of this plane, one allocation
-  std::vector<mem::SlotPool> pools_;
-  std::vector<mem::SlotPool*> pool_ptrs_;
-  std::vector<RxRing> rx_;
-  std::vector<TxRing> tx_;
+  QueueRings rings_;  // every ring and slot of this plane, one allocation
 
   // Dispatches the bursts the GPU has finished, in order; with `wait_for_one`, waits for the oldest.
   bool complete_gpu_bursts(uint64_t now_ns, bool wait_for_one);

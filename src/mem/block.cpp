@@ -39,6 +39,16 @@ Block::Block(Domain domain, size_t bytes) : domain_(domain) {
   size_ = bytes;
 }
 
+void Block::copy_in(uint8_t* at, const void* src, size_t bytes) const {
+  if (domain_ == Domain::Device) cuda_copy(at, src, bytes);
+  else std::memcpy(at, src, bytes);
+}
+
+void Block::copy_out(void* dst, const uint8_t* at, size_t bytes) const {
+  if (domain_ == Domain::Device) cuda_copy(dst, at, bytes);
+  else std::memcpy(dst, at, bytes);
+}
+
 Block::~Block() { release(); }
 
 Block::Block(Block&& other) noexcept

@@ -33,6 +33,9 @@ class Block {
   uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   Domain domain() const { return domain_; }
+  // Copies into or out of the block, whatever its domain (a copy that waits, for GPU memory).
+  void copy_in(uint8_t* at, const void* src, size_t bytes) const;
+  void copy_out(void* dst, const uint8_t* at, size_t bytes) const;
   bool contains(uint64_t addr, size_t len = 1) const {
     uint64_t base = reinterpret_cast<uint64_t>(data_);
     return addr >= base && addr - base <= size_ && size_ - (addr - base) >= len;

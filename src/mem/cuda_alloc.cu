@@ -46,6 +46,10 @@ void zero_fill(uint8_t* p, size_t bytes) {
   GNF_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
 }
 
+void cuda_copy(void* dst, const void* src, size_t bytes) {
+  if (bytes) GNF_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+}
+
 bool cuda_device_available() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;

@@ -16,6 +16,8 @@ uint8_t* alloc_device(size_t bytes);
 void free_device(uint8_t* p);
 // Zero-fills memory of any domain.
 void zero_fill(uint8_t* p, size_t bytes);
+// Copies between any domains (cudaMemcpy on unified addresses) and waits for the copy.
+void cuda_copy(void* dst, const void* src, size_t bytes);
 // Whether a CUDA device is usable here (false on a machine without a GPU).
 bool cuda_device_available();
 

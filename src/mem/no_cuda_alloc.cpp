@@ -14,6 +14,7 @@ void free_host_pinned(uint8_t*) { no_cuda(); }
 uint8_t* alloc_device(size_t) { no_cuda(); }
 void free_device(uint8_t*) { no_cuda(); }
 void zero_fill(uint8_t*, size_t) { no_cuda(); }
+void cuda_copy(void*, const void*, size_t) { no_cuda(); }
 bool cuda_device_available() { return false; }
 std::optional<CudaInfo> cuda_info() { return std::nullopt; }
 

@@ -1,46 +1,64 @@
-// A pool of fixed-size packet slots carved out of one block (the driver's "mbufs").
+// A pool of fixed-size packet slots (the driver's "mbufs"), as a trivially copyable ref that host
+// and device code use alike: the CPU driver's planes and the GPU driver's blocks run the same pool.
 //
-// Each rx ring gets a pool of its own, so no two threads ever touch one pool: allocation is a pop
-// from a free stack, release a push, no locks. A slot is named by its address (what descriptors
-// carry). The pool knows which addresses are its own, so a slot sent out on another port's tx ring
-// finds its way home on completion.
+// The slots are `count` of `slot_size` bytes from `base`; the free ones are a stack of slot indices
+// in memory the owner allocated beside them (driver/queue_rings.h), in whatever domain the driver
+// runs against. Each rx ring gets a pool of its own and only one thread, or one thread block, ever
+// touches it, so allocation is a pop and release a push, with no locks. A slot is named by its
+// address (what descriptors carry); the pool knows which addresses are its own, so a slot sent out
+// on another port's tx ring finds its way home on completion.
 #pragma once
+#include <cassert>
 #include <cstdint>
-#include <vector>
+#include <type_traits>
+
+#include "util/hd.h"
 
 namespace gnf::mem {
 
-class SlotPool {
- public:
-  // Slots are `slot_size` bytes each, `count` of them, starting at `base` (which must stay alive).
-  SlotPool(uint8_t* base, uint32_t slot_size, uint32_t count);
+struct SlotStackRef {
+  uint32_t* free_stack;  // indices of free slots; [0, top) are free, the top one goes out first
+  uint32_t top;
+  uint32_t slot_size;
+  uint32_t count;
+  uint64_t base;
+
+  GNF_INLINE bool owns(uint64_t addr) const { return addr >= base && addr < base + uint64_t(count) * slot_size; }
+  GNF_INLINE uint64_t address_of(uint32_t index) const { return base + uint64_t(index) * slot_size; }
+
+  // The slot the (k+1)-th allocation from now would return (k < top): threads of a block take
+  // slots k = 0, 1, ... at once, then one of them pops them all.
+  GNF_INLINE uint64_t peek(uint32_t k) const { return address_of(free_stack[top - 1 - k]); }
+  GNF_INLINE void pop(uint32_t n) { top -= n; }
 
   // A free slot's address, or 0 when the pool is empty (the caller counts and copes; never aborts).
-  uint64_t alloc() {
-    if (free_.empty()) return 0;
-    uint32_t index = free_.back();
-    free_.pop_back();
-    return base_ + uint64_t(index) * slot_size_;
+  GNF_INLINE uint64_t alloc() {
+    if (top == 0) return 0;
+    return address_of(free_stack[--top]);
   }
 
-  // Returns a slot; the address must be one of this pool's slot starts.
-  void release(uint64_t addr) { free_.push_back(index_of(addr)); }
-
-  bool owns(uint64_t addr) const { return addr >= base_ && addr < base_ + uint64_t(count_) * slot_size_; }
-  uint32_t index_of(uint64_t addr) const { return uint32_t((addr - base_) / slot_size_); }
-  uint64_t address_of(uint32_t index) const { return base_ + uint64_t(index) * slot_size_; }
-  uint32_t available() const { return uint32_t(free_.size()); }
-  uint32_t capacity() const { return count_; }
-  uint32_t slot_size() const { return slot_size_; }
-
-  // The free slots' indices, for audits that check every slot is in exactly one place.
-  const std::vector<uint32_t>& free_indices() const { return free_; }
-
- private:
-  uint64_t base_;
-  uint32_t slot_size_;
-  uint32_t count_;
-  std::vector<uint32_t> free_;
+  // Returns a slot; the address must be one of this pool's slot starts. On the GPU the threads of
+  // the pool's block may release at once (an atomic on `top`), never while others allocate.
+  GNF_INLINE void release(uint64_t addr) {
+    const uint32_t index = uint32_t((addr - base) / slot_size);
+#if defined(__CUDA_ARCH__)
+    free_stack[atomicAdd(&top, 1u)] = index;
+#else
+    free_stack[top++] = index;
+#endif
+  }
 };
+static_assert(std::is_trivially_copyable_v<SlotStackRef>);
+
+// Returns a slot to whichever of `pools` owns it.
+GNF_INLINE void release_slot(SlotStackRef* pools, uint32_t pool_count, uint64_t addr) {
+  for (uint32_t i = 0; i < pool_count; ++i) {
+    if (pools[i].owns(addr)) {
+      pools[i].release(addr);
+      return;
+    }
+  }
+  assert(!"slot returned to a plane that does not own it");
+}
 
 }  // namespace gnf::mem

@@ -33,7 +33,7 @@ NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
   }
   for (auto& router : routers_) {
     if (!router) continue;
-    if (!readers_) readers_ = std::make_unique<mem::ReaderRegistry>(true);
+    if (!readers_) readers_ = std::make_unique<sync::ReaderRegistry>(true);
     router->set_readers(readers_.get());
     view_.readers = readers_->slots();
   }

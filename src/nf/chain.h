@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "mem/readers.h"
+#include "sync/readers.h"
 #include "nf/context.h"
 #include "nf/ether_filter/ether_filter.h"
 #include "nf/l2fwd/l2fwd.h"
@@ -38,8 +38,8 @@ struct NfChainView {
   NfElement elements[kMaxChainLength];
   uint32_t count;
   // With tables that change while traffic flows (l3fwd): the readers' slots, one per plane (by
-  // queue), for the grace periods of mem/readers.h. Null otherwise.
-  mem::ReaderSlot* readers;
+  // queue), for the grace periods of sync/readers.h. Null otherwise.
+  sync::ReaderSlot* readers;
 };
 
 // Reader slots beyond the planes'.
@@ -106,7 +106,7 @@ class NfChain {
   std::optional<NfChainView> device_view_;
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<Router>> routers_;  // per element; null for elements without tables
-  std::unique_ptr<mem::ReaderRegistry> readers_;  // with any router
+  std::unique_ptr<sync::ReaderRegistry> readers_;  // with any router
 };
 
 }  // namespace gnf::nf

@@ -11,7 +11,7 @@
 #include "mem/cuda_alloc.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
-#include "util/sys_atomic.cuh"
+#include "sync/ordering.h"
 #include "wire/frame_size.h"
 
 namespace gnf::nic {

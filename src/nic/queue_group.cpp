@@ -54,7 +54,7 @@ QueueGroup::QueueGroup(Port& port, uint32_t index, uint32_t groups, wire::Sink* 
   // A looped-back port sends in arrival order, as the 82599's one receive FIFO would: one FIFO
   // for all of the group's queues.
   for (uint32_t q = index; q < (o.loopback ? std::min<uint32_t>(index + 1, o.rx_queues) : o.rx_queues); q += groups)
-    rx_.push_back(RxQueue{uint16_t(q), std::make_unique<FrameFifo>(fifo_domain, rx_records, rx_bytes)});
+    rx_.push_back(RxQueue{uint16_t(q), std::make_unique<FrameFifo>(fifo_domain, rx_records, rx_bytes), {}});
   // The GPU agent's tx FIFOs are the tx packet buffer, shared out over the queues: how far ahead
   // of the line the NIC fetches (at least two largest frames per queue).
   const uint32_t tx_bytes = std::max(o.tx_buffer_bytes / o.tx_queues, 2 * max_frame);
@@ -150,7 +150,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
     const FrameFifoRef& f = q.fifo->ref();
     uint32_t position;
     if (!q.producer.place(f, a.len, position)) {
-      q.producer.saw_consumed(f, dma_side_ == DmaSide::Host ? q.consumer : reg_read(*f.consumed));
+      q.producer.saw_consumed(f, dma_side_ == DmaSide::Host ? q.consumer : load_acquire_sys(f.consumed));
       if (!q.producer.place(f, a.len, position)) {  // FIFOs hold the whole buffer: not expected
         ++missed;
         wire.taken();
@@ -175,7 +175,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
   if (dma_side_ == DmaSide::GpuAgent)
     for (RxQueue& q : rx_)
       if (q.producer.published != q.producer.head) {
-        reg_write(*q.fifo->ref().produced, q.producer.head);
+        store_release_sys(q.fifo->ref().produced, q.producer.head);
         q.producer.published = q.producer.head;
       }
   return true;
@@ -234,7 +234,7 @@ bool QueueGroup::dma_to_rx_rings() {
         desc.wb.upper.vlan = 0;
         // Release: the packet bytes and the fields above happen-before any acquire load that
         // observes DD. The driver polls exactly this word.
-        reg_write(desc.wb.upper.status_error, IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP);
+        store_release_sys(&desc.wb.upper.status_error, IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP);
         rdh = next_index(rdh, entries);
         ++placed;
         bytes += rec.len;
@@ -268,7 +268,7 @@ bool QueueGroup::reclaim_from_agent() {
   for (RxQueue& q : rx_) {
     const FrameFifoRef& f = q.fifo->ref();
     // Acquire: the agent has read the bytes of every record before `consumed`.
-    const uint32_t consumed = reg_read(*f.consumed);
+    const uint32_t consumed = load_acquire_sys(f.consumed);
     for (uint32_t i = q.producer.consumed_seen; i != consumed; ++i) freed += int64_t(wire::l2_bytes(f.record(i).len));
     q.producer.saw_consumed(f, consumed);
   }
@@ -383,7 +383,7 @@ bool QueueGroup::transmit_rings(uint64_t now_ps) {
       if (ring[d].read.cmd_type_len & IXGBE_ADVTXD_DCMD_RS) {
         // The NIC is done with the descriptor and its buffer: release, so that the driver's acquire
         // of DD may reuse the slot knowing this read of it is complete.
-        reg_write(ring[d].wb.status, IXGBE_ADVTXD_STAT_DD);
+        store_release_sys(&ring[d].wb.status, IXGBE_ADVTXD_STAT_DD);
         ++writebacks;
       }
       d = next_index(d, entries);
@@ -392,7 +392,7 @@ bool QueueGroup::transmit_rings(uint64_t now_ps) {
     reg_write(t.TDH, d);
     const uint32_t wbal = reg_read(t.TDWBAL);
     if (wbal & IXGBE_TDWBAL_HEAD_WB_EN) {
-      reg_write(*at<uint32_t>(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH))), d);
+      store_release_sys(at<uint32_t>(reg_addr64(wbal & ~3u, reg_read(t.TDWBAH))), d);
       dma_.desc_bytes_to_memory.add(4);
     }
     dma_.desc_bytes_from_memory.add(batch_.size() * sizeof(ixgbe_adv_tx_desc));
@@ -409,7 +409,7 @@ bool QueueGroup::transmit_fifos(uint64_t now_ps) {
   for (TxQueue& q : tx_) {
     const FrameFifoRef& f = q.fifo->ref();
     // Acquire: the agent's records and bytes before `produced` are visible.
-    const uint32_t produced = reg_read(*f.produced);
+    const uint32_t produced = load_acquire_sys(f.produced);
     int64_t budget = line_budget_ps(now_ps);
     uint64_t wire_ps = 0;
     batch_.clear();
@@ -425,7 +425,7 @@ bool QueueGroup::transmit_fifos(uint64_t now_ps) {
     counters_.tx_queue_packets[q.queue].add(send_batch(wire_ps, now_ps));
     q.consumer += uint32_t(batch_.size());
     // Release: the frames are read (delivered) before the agent may write over them.
-    reg_write(*f.consumed, q.consumer);
+    store_release_sys(f.consumed, q.consumer);
   }
   return moved;
 }
@@ -434,7 +434,7 @@ bool QueueGroup::tx_drained() const {
   for (const TxQueue& q : tx_) {
     const TxQueueRegs& t = port_.regs().tx[q.queue];
     if (reg_read(t.TDH) != reg_read(t.TDT)) return false;
-    if (q.fifo && reg_read(*q.fifo->ref().produced) != reg_read(*q.fifo->ref().consumed)) return false;
+    if (q.fifo && load_acquire_sys(q.fifo->ref().produced) != load_acquire_sys(q.fifo->ref().consumed)) return false;
   }
   return true;
 }

@@ -12,12 +12,10 @@
 //    real driver gets from the wmb() before its MMIO tail write.
 //  - reg_read is an acquire load, pairing with the releases above.
 #pragma once
-#include <atomic>
 #include <cstddef>
-#if defined(__CUDACC__)
-#include "util/sys_atomic.cuh"
-#endif
 #include <cstdint>
+
+#include "sync/ordering.h"
 
 namespace gnf::nic {
 
@@ -61,20 +59,8 @@ struct PortRegs {
   TxQueueRegs tx[kMaxQueues];
 };
 
-// Host code only. CUDA translation units are C++17, so they get libcu++'s atomic_ref at system
-// scope (the GPU may be on the other side of the register), through util/sys_atomic.cuh.
-#if defined(__CUDACC__)
 inline uint32_t reg_read(const uint32_t& reg) { return load_acquire_sys(&reg); }
 inline void reg_write(uint32_t& reg, uint32_t value) { store_release_sys(&reg, value); }
-#else
-inline uint32_t reg_read(const uint32_t& reg) {
-  // atomic_ref<const T> arrives only in C++26; the load does not modify the register.
-  return std::atomic_ref<uint32_t>(const_cast<uint32_t&>(reg)).load(std::memory_order_acquire);
-}
-inline void reg_write(uint32_t& reg, uint32_t value) {
-  std::atomic_ref<uint32_t>(reg).store(value, std::memory_order_release);
-}
-#endif
 
 inline uint64_t reg_addr64(uint32_t lo, uint32_t hi) { return uint64_t(hi) << 32 | lo; }
 

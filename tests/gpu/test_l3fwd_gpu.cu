@@ -1,5 +1,5 @@
 // The l3fwd NF on the GPU over the router's GPU copy of its tables (nf/l3fwd/router.h,
-// mem/device_mirror.h): it forwards, punts and drops exactly as on the CPU, on a real Internet
+// sync/device_mirror.h): it forwards, punts and drops exactly as on the CPU, on a real Internet
 // routing table whose copy was made half-way and then kept up to date by replayed updates; and
 // lookups racing route updates in a running kernel never see a half-made table.
 #include <cuda_runtime.h>

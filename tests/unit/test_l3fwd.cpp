@@ -293,11 +293,11 @@ TEST(L3Fwd, RoutesChangedWhileReadersLookUpAreNeverSeenHalfMade) {
   const L3FwdTables tables = chain.view().elements[0].l3fwd.tables;
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> lookups{0}, wrong{0};
-  gnf::mem::ReaderSlot* slot = chain.view().readers + kTestReader;
+  gnf::sync::ReaderSlot* slot = chain.view().readers + kTestReader;
   std::thread reader([&] {
     uint64_t n = 0, bad = 0;
     while (!stop.load(std::memory_order_relaxed)) {
-      gnf::mem::ReaderGuard burst(slot);
+      gnf::sync::ReaderGuard burst(slot);
       for (uint32_t host = 0; host < 256; ++host, ++n) {
         uint32_t index;
         NextHop hop;
@@ -326,13 +326,13 @@ TEST(L3Fwd, AFreedGroupIsReusedOnlyOnceEveryReaderHasLeftTheBurstThatMightSeeIt)
   Router& router = *chain.router(0);
   const RouteTarget via{NextHopKind::Gateway, 1, *parse_ip_address("10.0.1.2")};
   router.add_route(*parse_ip_prefix("198.18.0.0/25"), via);
-  gnf::mem::ReaderSlot* slot = chain.view().readers + kTestReader;
-  gnf::mem::reader_enter(slot);  // a burst that may have loaded the pointer to the group
+  gnf::sync::ReaderSlot* slot = chain.view().readers + kTestReader;
+  gnf::sync::reader_enter(slot);  // a burst that may have loaded the pointer to the group
   router.remove_route(*parse_ip_prefix("198.18.0.0/25"));
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THROW(router.add_route(*parse_ip_prefix("198.18.1.0/25"), via), UserError);
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(900)) << "it waited for the reader";
-  gnf::mem::reader_leave(slot);
+  gnf::sync::reader_leave(slot);
   EXPECT_NO_THROW(router.add_route(*parse_ip_prefix("198.18.1.0/25"), via));
 }
 

@@ -1,4 +1,4 @@
-// What a table builder records (mem/table_log.h) is everything it stores: replaying the log over a
+// What a table builder records (sync/table_log.h) is everything it stores: replaying the log over a
 // copy of the table taken when recording began gives the table, word for word. (The GPU copy of the
 // router's tables is kept up to date by exactly such a replay.)
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../oracle/ipv6_routes.h"
-#include "mem/table_log.h"
+#include "sync/table_log.h"
 #include "nf/l3fwd/lpm4.h"
 #include "nf/l3fwd/lpm6.h"
 
@@ -20,13 +20,13 @@ namespace {
 // shuffled), so a log that relies on the order within a phase fails.
 struct Copy {
   std::vector<uint32_t> regions[2];
-  void replay(const mem::TableLog& log) {
+  void replay(const sync::TableLog& log) {
     std::mt19937 rng(1);
     uint32_t begin = 0;
     for (uint32_t end : log.phase_ends()) {
-      std::vector<mem::TableStore> phase(log.stores().begin() + begin, log.stores().begin() + end);
+      std::vector<sync::TableStore> phase(log.stores().begin() + begin, log.stores().begin() + end);
       std::shuffle(phase.begin(), phase.end(), rng);
-      for (const mem::TableStore& s : phase) {
+      for (const sync::TableStore& s : phase) {
         ASSERT_LT(s.region, 2u);
         ASSERT_LT(s.index, regions[s.region].size());
         regions[s.region][s.index] = s.value;
@@ -63,7 +63,7 @@ TEST(TableLog, ReplayingAnLpm4LogOverTheEarlierCopyGivesTheTable) {
     table.add(p, d, i);
   }
   Copy copy = copy_of(table, nf::kLpm4Tbl24Entries);
-  mem::TableLog log;
+  sync::TableLog log;
   table.record_stores(&log, 0, 1);
   std::vector<std::pair<uint32_t, uint8_t>> added;
   for (int i = 0; i < 3000; ++i) {
@@ -86,7 +86,7 @@ TEST(TableLog, ReplayingAnLpm6LogOverTheEarlierCopyGivesTheTable) {
   for (size_t i = 0; i < routes.size() / 2; ++i)
     table.add(oracle::bytes_of(routes[i].prefix).data(), routes[i].depth, routes[i].next_hop);
   Copy copy = copy_of(table, nf::kLpm6Tbl24Entries);
-  mem::TableLog log;
+  sync::TableLog log;
   table.record_stores(&log, 0, 1);
   for (size_t i = routes.size() / 2; i < routes.size(); ++i)
     table.add(oracle::bytes_of(routes[i].prefix).data(), routes[i].depth, routes[i].next_hop);
@@ -96,7 +96,7 @@ TEST(TableLog, ReplayingAnLpm6LogOverTheEarlierCopyGivesTheTable) {
 }
 
 TEST(TableLog, APhaseHoldsOneStorePerWordWithTheLastValue) {
-  mem::TableLog log;
+  sync::TableLog log;
   log.store(0, 5, 1);
   log.store(1, 5, 2);
   log.store(0, 5, 3);  // same word: its value changes, no second store

@@ -63,7 +63,7 @@ Lpm4Table::Lpm4Table(uint32_t max_tbl8_groups) : max_tbl8_groups_(max_tbl8_group
   for (uint32_t g = max_tbl8_groups; g-- > 0;) free_groups_.push_back(g);
 }
 
-void Lpm4Table::record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region) {
+void Lpm4Table::record_stores(sync::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region) {
   writer_.attach(log, tbl24_.get(), kLpm4Tbl24Entries, tbl24_region, tbl8_.get(), tbl8_region);
 }
 

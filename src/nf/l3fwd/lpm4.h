@@ -12,8 +12,8 @@
 // completely before the tbl24 entry that points to it is stored (release order), and a lookup that
 // follows a group pointer fences before it loads from the group (acquire order), so a reader never
 // sees a half-built group, on the CPU or on the GPU (where the group stores come from the replay
-// kernel of mem/device_mirror.h, which orders them the same way). A freed group is reused only after
-// every reader that might still be inside it has finished its burst (set_readers, mem/readers.h).
+// kernel of sync/device_mirror.h, which orders them the same way). A freed group is reused only after
+// every reader that might still be inside it has finished its burst (set_readers, sync/readers.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -21,8 +21,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "mem/readers.h"
-#include "mem/table_log.h"
+#include "sync/readers.h"
+#include "sync/table_log.h"
 #include "nf/l3fwd/shared_words.h"
 #include "util/hd.h"
 
@@ -96,11 +96,11 @@ class Lpm4Table {
 
   // From now on every store into tbl24 / tbl8 is also recorded in `log` (as words of the regions
   // numbered tbl24_region / tbl8_region), with a release wherever the host store is a release, so
-  // that a copy of the tables elsewhere can be kept equal (mem/device_mirror.h). nullptr stops it.
-  void record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
-  // From now on a freed group is reused only after the readers' grace period (mem/readers.h), which
+  // that a copy of the tables elsewhere can be kept equal (sync/device_mirror.h). nullptr stops it.
+  void record_stores(sync::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
+  // From now on a freed group is reused only after the readers' grace period (sync/readers.h), which
   // starts when published() says the stores that unlinked it are visible to every reader.
-  void set_readers(mem::ReaderRegistry* readers) { recycler_.set_readers(readers); }
+  void set_readers(sync::ReaderRegistry* readers) { recycler_.set_readers(readers); }
   void published() { recycler_.published(); }
   // The tables' words, for making such a copy: tbl24 then tbl8.
   const uint32_t* tbl24_words() const { return tbl24_.get(); }
@@ -127,13 +127,13 @@ class Lpm4Table {
   uint32_t covering_entry(uint32_t prefix, uint8_t depth) const;
   uint32_t* group(uint32_t index) { return tbl8_.get() + size_t(index) * kLpm4GroupEntries; }
   // Every entry is written through it (readers may be looking): one store each, and recorded.
-  mem::TableWriter writer_;
+  sync::TableWriter writer_;
 
   uint32_t max_tbl8_groups_;
   Table tbl24_;
   Table tbl8_;
   std::vector<uint32_t> free_groups_;  // a stack; the lowest index on top first
-  mem::Recycler recycler_{free_groups_};  // freed groups wait here for the readers' grace period
+  sync::Recycler recycler_{free_groups_};  // freed groups wait here for the readers' grace period
   std::array<std::unordered_map<uint32_t, uint32_t>, 33> rules_;  // per depth: masked prefix -> next hop
   uint32_t rule_count_ = 0;
 };

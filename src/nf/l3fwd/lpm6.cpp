@@ -87,7 +87,7 @@ Lpm6Table::Lpm6Table(uint32_t max_tbl8_groups) : max_tbl8_groups_(max_tbl8_group
   tbl8_depth_.reset(zeroed<uint8_t>(size_t(max_tbl8_groups) * kLpm6GroupEntries));
 }
 
-void Lpm6Table::record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region) {
+void Lpm6Table::record_stores(sync::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region) {
   writer_.attach(log, tbl24_.get(), kLpm6Tbl24Entries, tbl24_region, tbl8_.get(), tbl8_region);
 }
 

@@ -19,8 +19,8 @@
 // add needs new groups (several at once where its path has none yet), all of them are written
 // in full, including the links between them, before the one entry that makes the first reachable is
 // stored with release order, and a lookup fences (acquire) before each group load, on the CPU and on
-// the GPU (where the stores come from the mirror's replay kernel, mem/device_mirror.cu). As for lpm4,
-// a freed group is reused only after the readers' grace period (set_readers, mem/readers.h).
+// the GPU (where the stores come from the mirror's replay kernel, sync/device_mirror.cu). As for lpm4,
+// a freed group is reused only after the readers' grace period (set_readers, sync/readers.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -28,8 +28,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "mem/readers.h"
-#include "mem/table_log.h"
+#include "sync/readers.h"
+#include "sync/table_log.h"
 #include "nf/l3fwd/shared_words.h"
 #include "util/hd.h"
 
@@ -108,9 +108,9 @@ class Lpm6Table {
   Lpm6View view() const;
 
   // Stores are also recorded for a copy elsewhere, as Lpm4Table::record_stores does.
-  void record_stores(mem::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
+  void record_stores(sync::TableLog* log, uint32_t tbl24_region, uint32_t tbl8_region);
   // Freed groups wait for the readers' grace period, as Lpm4Table::set_readers says.
-  void set_readers(mem::ReaderRegistry* readers) { recycler_.set_readers(readers); }
+  void set_readers(sync::ReaderRegistry* readers) { recycler_.set_readers(readers); }
   void published() { recycler_.published(); }
   const uint32_t* tbl24_words() const { return tbl24_.get(); }
   const uint32_t* tbl8_words() const { return tbl8_.get(); }
@@ -165,10 +165,10 @@ class Lpm6Table {
   std::unique_ptr<uint8_t[], FreeDeleter> tbl24_depth_, tbl8_depth_;
   uint32_t groups_handed_out_ = 0;     // groups [0, groups_handed_out_) have been used
   std::vector<uint32_t> free_groups_;  // of those, the ones free again
-  mem::Recycler recycler_{free_groups_};  // freed groups wait here for the readers' grace period
+  sync::Recycler recycler_{free_groups_};  // freed groups wait here for the readers' grace period
   std::array<std::unordered_map<Prefix, uint32_t, PrefixHash>, kLpm6MaxDepth + 1> rules_;  // per depth
   uint32_t rule_count_ = 0;
-  mem::TableWriter writer_;  // every entry store goes through it (one store each, recorded)
+  sync::TableWriter writer_;  // every entry store goes through it (one store each, recorded)
 };
 
 }  // namespace gnf::nf

@@ -21,7 +21,7 @@ NeighbourView NeighbourTable::view() const {
   return NeighbourView{slots_.data(), records_.data(), uint32_t(slots_.size() - 1)};
 }
 
-void NeighbourTable::record_stores(mem::TableLog* records_log, uint32_t records_region, mem::TableLog* slots_log,
+void NeighbourTable::record_stores(sync::TableLog* records_log, uint32_t records_region, sync::TableLog* slots_log,
                                    uint32_t slots_region) {
   records_log_ = records_log;
   records_region_ = records_region;

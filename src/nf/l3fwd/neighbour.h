@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "mem/table_log.h"
+#include "sync/table_log.h"
 #include "nf/l3fwd/records.h"
 #include "util/hd.h"
 
@@ -88,7 +88,7 @@ class NeighbourTable {
 
   // Stores are also recorded (see Lpm4Table::record_stores): records into `records_log`, slot words
   // into `slots_log`; a reader must get records_log's stores before slots_log's.
-  void record_stores(mem::TableLog* records_log, uint32_t records_region, mem::TableLog* slots_log,
+  void record_stores(sync::TableLog* records_log, uint32_t records_region, sync::TableLog* slots_log,
                      uint32_t slots_region);
   const uint32_t* slot_words() const { return slots_.data(); }
   size_t slot_word_count() const { return slots_.size(); }
@@ -104,8 +104,8 @@ class NeighbourTable {
   std::vector<NeighbourRecord> records_;
   uint32_t records_used_ = 0;
   uint32_t size_ = 0;
-  mem::TableLog* records_log_ = nullptr;
-  mem::TableLog* slots_log_ = nullptr;
+  sync::TableLog* records_log_ = nullptr;
+  sync::TableLog* slots_log_ = nullptr;
   uint32_t records_region_ = 0, slots_region_ = 0;
 };
 

@@ -60,7 +60,7 @@ void Router::commit() {
   lpm6_.published();
 }
 
-void Router::set_readers(mem::ReaderRegistry* readers) {
+void Router::set_readers(sync::ReaderRegistry* readers) {
   std::lock_guard lock(mutex_);
   lpm4_.set_readers(readers);
   lpm6_.set_readers(readers);
@@ -171,7 +171,7 @@ L3FwdTables Router::host_tables() const {
 L3FwdTables Router::device_tables() {
   std::lock_guard lock(mutex_);
   if (mirror_) return device_tables_;
-  auto mirror = std::make_unique<mem::DeviceMirror>();
+  auto mirror = std::make_unique<sync::DeviceMirror>();
   const uint32_t tbl24 = mirror->add_region(lpm4_.tbl24_words(), kLpm4Tbl24Entries);
   const uint32_t tbl8 = mirror->add_region(lpm4_.tbl8_words(), lpm4_.tbl8_word_count());
   const uint32_t tbl24_6 = mirror->add_region(lpm6_.tbl24_words(), kLpm6Tbl24Entries);

@@ -2,7 +2,7 @@
 // neighbours and the router's own addresses. The control plane (route files, netlink, the slow
 // path's ARP/ND) calls it from any thread; the l3fwd NF reads the tables through L3FwdTables.
 //
-// GPU: device_tables() makes a copy of every table in GPU memory (mem/device_mirror.h) on first use;
+// GPU: device_tables() makes a copy of every table in GPU memory (sync/device_mirror.h) on first use;
 // from then on each change is applied to both, the GPU's through the mirror's replay kernel, while
 // kernels keep reading. The order of publication is what readers rely on (records.h, lpm4.h): next
 // hops and neighbour records first, in one replay, then LPM entries and neighbour slots in the next.
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "mem/device_mirror.h"
-#include "mem/readers.h"
-#include "mem/table_log.h"
+#include "sync/device_mirror.h"
+#include "sync/readers.h"
+#include "sync/table_log.h"
 #include "nf/l3fwd/ip_address.h"
 #include "nf/l3fwd/l3fwd.h"
 
@@ -70,8 +70,8 @@ class Router {
   };
   std::optional<Lookup> lookup(const IpAddress& destination) const;
 
-  // Readers whose grace periods freed table groups wait for (mem/readers.h).
-  void set_readers(mem::ReaderRegistry* readers);
+  // Readers whose grace periods freed table groups wait for (sync/readers.h).
+  void set_readers(sync::ReaderRegistry* readers);
 
   L3FwdTables host_tables() const;
   // GPU copies (made on first call; throws UserError without CUDA).
@@ -104,9 +104,9 @@ class Router {
   };
   std::vector<Address> addresses_;
 
-  std::unique_ptr<mem::DeviceMirror> mirror_;
-  mem::TableLog records_log_;  // replayed first: next hops and neighbour records
-  mem::TableLog entries_log_;  // then: LPM entries and neighbour slots
+  std::unique_ptr<sync::DeviceMirror> mirror_;
+  sync::TableLog records_log_;  // replayed first: next hops and neighbour records
+  sync::TableLog entries_log_;  // then: LPM entries and neighbour slots
   uint32_t next_hop_region_ = 0;
   L3FwdTables device_tables_{};
 };

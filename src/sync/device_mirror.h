@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "mem/table_log.h"
+#include "sync/table_log.h"
 
-namespace gnf::mem {
+namespace gnf::sync {
 
 class DeviceMirror {
  public:
@@ -40,4 +40,4 @@ class DeviceMirror {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace gnf::mem
+}  // namespace gnf::sync

@@ -1,18 +1,19 @@
-#include "mem/readers.h"
+#include "sync/readers.h"
 
 #include <thread>
 
 #include "mem/cuda_alloc.h"
 
-namespace gnf::mem {
+namespace gnf::sync {
 
 ReaderRegistry::ReaderRegistry(bool gpu_visible)
-    : block_(gpu_visible && cuda_device_available() ? Domain::HostPinned : Domain::Host, kSlots * sizeof(ReaderSlot)) {}
+    : block_(gpu_visible && mem::cuda_device_available() ? mem::Domain::HostPinned : mem::Domain::Host,
+             kSlots * sizeof(ReaderSlot)) {}
 
 uint64_t ReaderRegistry::begin_grace() {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  fence_seq_cst_sys();
   std::vector<uint64_t> ticket(kSlots);
-  for (uint32_t i = 0; i < kSlots; ++i) ticket[i] = __atomic_load_n(&slot(i)->entered, __ATOMIC_ACQUIRE);
+  for (uint32_t i = 0; i < kSlots; ++i) ticket[i] = load_acquire_sys(&slot(i)->entered);
   tickets_.push_back(std::move(ticket));
   return next_grace_++;
 }
@@ -22,7 +23,7 @@ bool ReaderRegistry::grace_over(uint64_t grace) {
   while (over_through_ <= grace && !tickets_.empty()) {
     const std::vector<uint64_t>& ticket = tickets_.front();
     for (uint32_t i = 0; i < kSlots; ++i)
-      if (__atomic_load_n(&slot(i)->left, __ATOMIC_ACQUIRE) < ticket[i]) return false;
+      if (load_acquire_sys(&slot(i)->left) < ticket[i]) return false;
     tickets_.pop_front();
     ++over_through_;
   }
@@ -64,4 +65,4 @@ uint32_t Recycler::reclaim(bool wait) {
 
 uint32_t Recycler::waiting() const { return uint32_t(unpublished_.size() + retired_.size()); }
 
-}  // namespace gnf::mem
+}  // namespace gnf::sync

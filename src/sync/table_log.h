@@ -1,5 +1,5 @@
 // What a table builder stored, in order, so that a copy of the table elsewhere (a GPU's memory:
-// mem/device_mirror.h) can be brought up to date by replaying the same stores in the same order.
+// sync/device_mirror.h) can be brought up to date by replaying the same stores in the same order.
 //
 // Builders keep their tables as arrays of 32-bit words ("regions"), each entry written whole with one
 // store, so a reader racing an update sees either the old or the new word. Where a reader must not see
@@ -15,7 +15,9 @@
 #include <unordered_map>
 #include <vector>
 
-namespace gnf::mem {
+#include "sync/ordering.h"
+
+namespace gnf::sync {
 
 struct TableStore {
   uint32_t region;  // which array (the mirror's numbering)
@@ -74,13 +76,13 @@ class TableWriter {
   }
 
   void store(uint32_t* word, uint32_t value) {
-    __atomic_store_n(word, value, __ATOMIC_RELAXED);
+    store_sys<MemoryOrder::Relaxed>(word, value);
     record(word, value);
   }
   // Every earlier store becomes visible first (a pointer to a group after the group's entries).
   void store_release(uint32_t* word, uint32_t value) {
     if (log_) log_->release();
-    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+    store_release_sys(word, value);
     record(word, value);
   }
 
@@ -96,4 +98,4 @@ class TableWriter {
   uint32_t regions_[2] = {0, 0};
 };
 
-}  // namespace gnf::mem
+}  // namespace gnf::sync

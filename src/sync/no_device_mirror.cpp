@@ -1,9 +1,9 @@
 // The CPU-only build: a device mirror cannot be made.
 #if !defined(GNF_HAVE_CUDA)
-#include "mem/device_mirror.h"
+#include "sync/device_mirror.h"
 #include "util/error.h"
 
-namespace gnf::mem {
+namespace gnf::sync {
 
 struct DeviceMirror::Impl {};
 
@@ -14,5 +14,5 @@ const uint32_t* DeviceMirror::device(uint32_t) const { return nullptr; }
 void DeviceMirror::apply(const TableLog&) {}
 size_t DeviceMirror::device_bytes() const { return 0; }
 
-}  // namespace gnf::mem
+}  // namespace gnf::sync
 #endif

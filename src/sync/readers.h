@@ -9,10 +9,12 @@
 // `left` has reached its ticket value, no burst that could have seen the old link is still running
 // and the memory may be reused. Bursts finish in the order they began, so counting is enough.
 //
-// Ordering: the reader stores `entered`, then fences (seq_cst; fence.sc.sys on the GPU), then
-// looks up; the writer makes the unlink visible, fences, then reads `entered`. Either the writer sees
-// the new count (and waits for the burst) or the burst sees the unlinked table. `left` is stored
-// with release order after the burst's last lookup.
+// Ordering (the helpers of sync/ordering.h): the reader stores `entered`, then fences (seq_cst at
+// system scope), then looks up; the writer makes the unlink visible, fences, then reads `entered`.
+// Either the writer sees the new count (and waits for the burst) or the burst sees the unlinked
+// table. `left` is stored after the burst's last lookup with release order; on the GPU the lookups
+// were made by the whole block, so the fence after the barrier comes first (a fence followed by a
+// store is a release in PTX's model, and the fence is cumulative over the block's lookups).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -20,34 +22,28 @@
 #include <vector>
 
 #include "mem/block.h"
-#include "util/hd.h"
+#include "sync/ordering.h"
 
-namespace gnf::mem {
+namespace gnf::sync {
 
 struct alignas(64) ReaderSlot {
   uint64_t entered;
   uint64_t left;
 };
 
-// Host and device: called by the one thread that speaks for the reader (a block's thread 0).
+// Host and device: called by the one thread that speaks for the reader (a block's thread 0; on the
+// GPU reader_leave after the block's __syncthreads()).
 GNF_INLINE void reader_enter(ReaderSlot* slot) {
-#if defined(__CUDA_ARCH__)
-  volatile uint64_t* entered = &slot->entered;
-  *entered = *entered + 1;
-  __threadfence_system();
-#else
-  __atomic_store_n(&slot->entered, slot->entered + 1, __ATOMIC_RELAXED);
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+  store_sys<MemoryOrder::Relaxed>(&slot->entered, load_sys<MemoryOrder::Relaxed>(&slot->entered) + 1);
+  fence_seq_cst_sys();
 }
 
 GNF_INLINE void reader_leave(ReaderSlot* slot) {
 #if defined(__CUDA_ARCH__)
-  __threadfence_system();
-  volatile uint64_t* left = &slot->left;
-  *left = *left + 1;
+  fence_seq_cst_sys();
+  store_sys<MemoryOrder::Relaxed>(&slot->left, load_sys<MemoryOrder::Relaxed>(&slot->left) + 1);
 #else
-  __atomic_store_n(&slot->left, slot->left + 1, __ATOMIC_RELEASE);
+  store_release_sys(&slot->left, load_sys<MemoryOrder::Relaxed>(&slot->left) + 1);
 #endif
 }
 
@@ -81,7 +77,7 @@ class ReaderRegistry {
   bool wait(uint64_t grace, std::chrono::microseconds timeout);
 
  private:
-  Block block_;
+  mem::Block block_;
   uint64_t next_grace_ = 0, over_through_ = 0;  // graces [0, over_through_) are over
   std::deque<std::vector<uint64_t>> tickets_;     // graces [over_through_, next_grace_)
 };
@@ -109,4 +105,4 @@ class Recycler {
   std::deque<std::pair<uint64_t, uint32_t>> retired_;  // (grace, index)
 };
 
-}  // namespace gnf::mem
+}  // namespace gnf::sync

@@ -13,16 +13,17 @@
 // persistent data-path kernels, which never end. The log travels through a pinned buffer of fixed
 // size, allocated once, because freeing pinned or device memory waits for every kernel on the device.
 #if defined(GNF_HAVE_CUDA)
-#include "mem/device_mirror.h"
+#include "sync/device_mirror.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
 
+#include "sync/ordering.h"
 #include "util/cuda_check.h"
 #include "util/error.h"
 
-namespace gnf::mem {
+namespace gnf::sync {
 
 namespace {
 
@@ -41,7 +42,7 @@ __global__ void replay_kernel(const TableStore* stores, const uint32_t* phase_en
     const uint32_t end = phase_ends[p];
     for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
       const TableStore s = stores[i];
-      *static_cast<volatile uint32_t*>(bases.words[s.region] + s.index) = s.value;
+      store_sys<MemoryOrder::Relaxed>(bases.words[s.region] + s.index, s.value);
     }
     __threadfence();
     __syncthreads();
@@ -126,5 +127,5 @@ void DeviceMirror::apply(const TableLog& log) {
   if (chunk_phases) impl_->replay(chunk_phases);
 }
 
-}  // namespace gnf::mem
+}  // namespace gnf::sync
 #endif

@@ -1,0 +1,165 @@
+// Memory order between host threads and GPU threads: the one place gnf spells it. Host code (g++,
+// C++20) and CUDA code (nvcc, C++17, both passes) call the same functions: on the host they are
+// GCC's __atomic builtins, on the GPU libcu++'s cuda::atomic_ref, which become PTX's ld.acquire,
+// st.release and ld/st.relaxed at the scope the name gives. They live in namespace gnf itself, not
+// gnf::sync: every layer speaks them (the NIC model's DMA engines, the drivers, the tables).
+//
+// Scopes. `_sys`: host threads and GPU threads share the word: pinned host memory mapped into the
+// GPU (the NIC's registers, doorbells, mailboxes, exception rings, reader slots), or GPU memory that
+// the NIC model's DMA jobs write and GPU drivers poll (descriptor status words). `_gpu`: only GPU
+// threads share the word (PTX's .gpu scope: the order need not reach the host).
+//
+// What acquire and release at system scope guarantee. A release store and an acquire load on the
+// same word, the load reading the stored value, synchronise: every write the storing thread made
+// before the store (to any memory: descriptors in GPU memory, frames in pinned memory) is visible to
+// every read the loading thread makes after the load. The PTX memory model states this for GPU
+// threads and host threads alike (the host is a thread of the system scope; pinned memory mapped
+// with cudaHostAllocMapped is coherent for both sides), C++'s for host threads among themselves. So
+// a poll is an acquire load of the word that says an entry is ready (DD, a head, a sequence number),
+// and the entry's other words are read only after it; a doorbell is a release store made after the
+// entry is written. Nothing weaker orders anything between the two sides: plain and volatile
+// accesses, on either side, may be seen in any order.
+//
+// Why a block's doorbell fences after the barrier. On the GPU many threads write the entries (a
+// burst's descriptors, frames for the host) and one thread rings the doorbell. A release store
+// orders only what its own thread wrote, and __syncthreads() orders the block's writes only for the
+// block. fence.sc.sys (__threadfence_system), made by the ringing thread after the barrier, is
+// cumulative: every write the barrier ordered before it is ordered, at system scope, before the
+// fencing thread's later stores. Hence: every writer, then __syncthreads(), then one thread calls
+// publish_after_barrier (fence, then release store); a thread ringing several doorbells after one
+// barrier fences once (DoorbellBatch), since each later store follows that fence in program order.
+// On the host a ring's writer is one thread: its release store alone orders its writes.
+//
+// Why a recycled buffer read after an acquire is never a stale L1 line. An SM's L1 is not coherent:
+// a line read while a slot held its previous packet can still be there when the slot comes back with
+// a new one. The acquire's promise covers every read after it, plain loads included: they return
+// the writes released before the value the acquire observed, or newer ones, so the hardware cannot
+// serve them from a line filled before the acquire (it drops the SM's L1 lines at an acquire of
+// .gpu or .sys scope). The packet bytes, length and hash read after the DD acquire are therefore the
+// ones the DMA engine wrote before it released DD. A relaxed or volatile poll of DD followed by plain
+// reads of the packet is exactly how stale bytes get served.
+//
+// What this does not cover: writes made by a GPU copy engine (cudaMemcpy*Async) while a kernel runs.
+// CUDA orders copies in a stream for the later work of that stream, and for the host once it has
+// synchronised with the stream; it does not say in which order a kernel running meanwhile observes
+// a copy's writes, nor that it observes two copies of one stream in stream order. Words that a
+// running kernel must see in order are written by GPU threads (sync/device_mirror.cu replays table
+// updates in a kernel for this reason) or by host threads through pinned memory.
+#pragma once
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#endif
+
+#include "util/hd.h"
+
+namespace gnf {
+
+// Acquire for loads, release for stores, as above. Relaxed: one whole load or store that orders
+// nothing by itself, for a word other threads read while it changes (a reader's burst count, a table
+// entry); ordering comes from a fence beside it.
+enum class MemoryOrder { Relaxed, Acquire, Release };
+
+namespace ordering_detail {
+// Keeps `value`'s type out of template deduction: store_release_sys(&word32, 1) stores a uint32_t.
+template <typename T>
+struct Exactly {
+  using type = T;
+};
+}  // namespace ordering_detail
+
+// Words host threads and GPU threads share: host and device code.
+template <MemoryOrder O, typename T>
+GNF_INLINE T load_sys(const T* word) {
+  static_assert(O != MemoryOrder::Release, "a load does not release");
+#if defined(__CUDA_ARCH__)
+  return cuda::atomic_ref<T, cuda::thread_scope_system>(*const_cast<T*>(word))
+      .load(O == MemoryOrder::Acquire ? cuda::memory_order_acquire : cuda::memory_order_relaxed);
+#else
+  return __atomic_load_n(word, O == MemoryOrder::Acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
+#endif
+}
+
+template <MemoryOrder O, typename T>
+GNF_INLINE void store_sys(T* word, typename ordering_detail::Exactly<T>::type value) {
+  static_assert(O != MemoryOrder::Acquire, "a store does not acquire");
+#if defined(__CUDA_ARCH__)
+  cuda::atomic_ref<T, cuda::thread_scope_system>(*word).store(
+      value, O == MemoryOrder::Release ? cuda::memory_order_release : cuda::memory_order_relaxed);
+#else
+  __atomic_store_n(word, value, O == MemoryOrder::Release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED);
+#endif
+}
+
+// A poll, and a doorbell by the thread that wrote what it announces (a block's doorbell:
+// publish_after_barrier).
+template <typename T>
+GNF_INLINE T load_acquire_sys(const T* word) { return load_sys<MemoryOrder::Acquire>(word); }
+template <typename T>
+GNF_INLINE void store_release_sys(T* word, typename ordering_detail::Exactly<T>::type value) {
+  store_sys<MemoryOrder::Release>(word, value);
+}
+
+#if defined(__CUDACC__)
+// Words only GPU threads share (the NIC model's SM DMA engine and the drivers, the GPU copy of the
+// clock's offset): the orders at device scope, device code only.
+template <MemoryOrder O, typename T>
+__device__ __forceinline__ T load_gpu(const T* word) {
+  static_assert(O != MemoryOrder::Release, "a load does not release");
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(word))
+      .load(O == MemoryOrder::Acquire ? cuda::memory_order_acquire : cuda::memory_order_relaxed);
+}
+
+template <MemoryOrder O, typename T>
+__device__ __forceinline__ void store_gpu(T* word, typename ordering_detail::Exactly<T>::type value) {
+  static_assert(O != MemoryOrder::Acquire, "a store does not acquire");
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*word).store(
+      value, O == MemoryOrder::Release ? cuda::memory_order_release : cuda::memory_order_relaxed);
+}
+#endif
+
+// A sequentially consistent fence at system scope (fence.sc.sys on the GPU): the store-then-load
+// handshake of the readers' grace periods (sync/readers.h) needs it on both sides.
+GNF_INLINE void fence_seq_cst_sys() {
+#if defined(__CUDA_ARCH__)
+  __threadfence_system();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+// The fence of publish_after_barrier: on the GPU, after __syncthreads(), cumulative over every write
+// the barrier ordered before it; on the host nothing (a host writer orders its own writes).
+GNF_INLINE void fence_after_barrier() {
+#if defined(__CUDA_ARCH__)
+  __threadfence_system();
+#endif
+}
+
+// A doorbell rung by one thread for what its whole block wrote (see above). On the host: the
+// release store of a single writer.
+template <typename T>
+GNF_INLINE void publish_after_barrier(T* word, typename ordering_detail::Exactly<T>::type value) {
+  fence_after_barrier();
+  store_release_sys(word, value);
+}
+
+// Several doorbells rung by one thread after one barrier (a burst's rx tail, tx tails and exception
+// heads): the first fences, the rest follow that fence in program order and need only their
+// release stores.
+class DoorbellBatch {
+ public:
+  GNF_INLINE void ring(uint32_t* word, uint32_t value) {
+    if (!fenced_) {
+      fence_after_barrier();
+      fenced_ = true;
+    }
+    store_release_sys(word, value);
+  }
+
+ private:
+  bool fenced_ = false;
+};
+
+}  // namespace gnf
