@@ -61,9 +61,9 @@ struct DriverOptions {
   }
 };
 
-// The names config files and command lines use (tx_completion = "head-writeback", ...), one table
-// for both: *_names() in the order users are shown them; *_from_name() takes one of those names
-// (std::invalid_argument for anything else: callers check against *_names() first).
+// The names config files, command lines and JSON use (tx_completion = "head-writeback", ...), one
+// table for all (util/name_table.h): *_names() in the order users are shown them; *_from_name()
+// takes one of those names (std::invalid_argument for anything else: callers check first).
 const char* tx_completion_name(TxCompletion c);
 TxCompletion tx_completion_from_name(const std::string& name);
 std::vector<std::string> tx_completion_names();
@@ -73,5 +73,9 @@ std::vector<std::string> staged_mode_names();
 const char* one_way_name(OneWay w);
 OneWay one_way_from_name(const std::string& name);
 std::vector<std::string> one_way_names();
+// tx_full_wait: "drop" (false) or "wait" (true).
+const char* tx_full_name(bool wait);
+bool tx_full_wait_from_name(const std::string& name);
+std::vector<std::string> tx_full_names();
 
 }  // namespace gnf::driver
