@@ -151,6 +151,10 @@ std::map<std::string, uint16_t> port_numbers(const Config& config) {
 }
 
 void validate(const Config& c) {
+  for_each_driver_count(c, [&](const char* key, const IntRule& rule, const auto& value) {
+    std::string problem = rule.problem(int64_t(value), Given::InFile);
+    if (!problem.empty()) throw UserError(fmt::format("{}: driver.{}: {}", c.file, key, problem));
+  });
   if (c.ports.empty()) throw UserError(fmt::format("{}: no ports configured", c.file));
   if (c.ports.size() > nf::kMaxPorts)
     throw UserError(fmt::format("{}: {} ports configured; at most {}", c.file, c.ports.size(), nf::kMaxPorts));
@@ -174,8 +178,10 @@ void validate(const Config& c) {
     throw UserError(fmt::format("{}: driver.one_way: \"{}\" times one side of the GPU driver; the {} path has none "
                                 "(use path = \"bypass\")", c.file, driver::one_way_name(c.driver.one_way),
                                 path_name(c.path)));
-  if (c.driver.tail_timeout_ns == 0 && (c.driver.rx_tail_batch > 1 || c.driver.tx_tail_batch > 1))
-    throw UserError(fmt::format("{}: driver: tail batching needs a tail_timeout_ns", c.file));
+  // A burst polls that many descriptors ahead: on the bypass path it must stay inside the ring.
+  if (c.path == PathKind::Bypass && c.driver.burst >= c.driver.rx_ring_size)
+    throw UserError(fmt::format("{}: driver.burst: must be smaller than driver.rx_ring ({}) on the bypass path (a "
+                                "burst polls that many descriptors)", c.file, c.driver.rx_ring_size));
 }
 
 }  // namespace gnf::ctl

@@ -81,8 +81,9 @@ Config parse_config(std::string_view text, const std::string& file_name);
 // Reads and parses a file; relative paths inside it are taken relative to the file's folder.
 Config load_config(const std::string& file_name);
 
-// Checks what no single field can (queue counts agree, ports exist, ...). path::Pipeline runs it,
-// whoever built the Config. Throws UserError.
+// Checks what no single field can (queue counts agree, ports exist, ...), and the driver's options
+// by their rules again: a Config built in code has not been through the readers, and the drivers
+// rely on them. path::Pipeline runs it, whoever built the Config. Throws UserError.
 void validate(const Config& config);
 
 // What the NFs may know of the ports: their number, MACs and addresses (nf/context.h).

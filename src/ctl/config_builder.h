@@ -44,7 +44,9 @@ nf::NfSpec command_line_nf(const std::string& type, const std::string& where,
 // The names of a pcap source's timing ("max", "original", "rate").
 std::vector<std::string> pcap_timing_names();
 
-// The driver's whole-number options, by key, with their rules and fields.
+// The driver's whole-number options, by key, with their rules and fields: read_driver takes them
+// from a file or flags, and validate() checks them again on Configs built in code, whose values
+// the drivers rely on (the bypass kernel's block holds at most kMaxBurst threads).
 template <typename AnyConfig, typename Visit>  // Config or const Config
 void for_each_driver_count(AnyConfig& c, Visit&& visit) {
   visit("rx_ring", rule::kRingSize, c.driver.rx_ring_size);

@@ -1,8 +1,8 @@
 // What each config option accepts, written once. A config file's key and the `gnf run` or
 // `gnf bench` flag that sets the same option are checked by the same rule: the readers of
-// ctl/config_builder.h apply it to either (a TOML table or the flags given), and the flags'
-// parser runs it as the flag's check (app/config_flags.h). A rule says what is wrong with a
-// value; the caller says where.
+// ctl/config_builder.h apply it to either (a TOML table or the flags given), the flags' parser
+// runs it as the flag's check (app/config_flags.h), and validate() applies the driver's rules
+// again to Configs built in code. A rule says what is wrong with a value; the caller says where.
 #pragma once
 #include <cstdint>
 #include <iterator>
@@ -70,7 +70,7 @@ inline const NumberRule kSeconds{0, 1e6};
 
 // [driver]; `gnf bench --rx-ring` and the rest, `--driver-threads`.
 inline const IntRule kRingSize{8, 32768, 8, "the ring length in bytes is a multiple of 128"};
-inline const IntRule kBurst{1, 1024};
+inline const IntRule kBurst{1, driver::kMaxBurst};
 inline const IntRule kSlotSize{1024, 16384, 1024, "SRRCTL.BSIZEPACKET"};
 inline const IntRule kPoolSlots{0, 1 << 24};
 inline const IntRule kTailBatch{1, 4096};
