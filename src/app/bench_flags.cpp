@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "nic/pacing.h"
+#include "ctl/config_builder.h"
 #include "util/error.h"
 #include "wire/frame_size.h"
 #include "wire/generator.h"
@@ -16,82 +16,50 @@ namespace gnf::app {
 namespace {
 
 constexpr uint32_t kMinIpv6FrameBytes = 84;  // Ethernet + IPv6 + UDP + stamp + FCS
-constexpr uint32_t kStdMaxFrameBytes = 1518;
 constexpr uint32_t kSlotUnitBytes = 1024;   // SRRCTL.BSIZEPACKET granularity
 constexpr uint32_t kMinSlotBytes = 2048;
+constexpr uint32_t kFlows = 64;             // a trial's default: enough for RSS to spread them
 
-nic::PortOptions default_port(const BenchFlags& f, uint32_t index, uint32_t max_frame_with_fcs) {
-  nic::PortOptions o;
-  o.name = fmt::format("port{}", index);
-  o.speed_gbps = f.speed;
-  o.rx_queues = o.tx_queues = uint16_t(f.queues);
-  o.max_frame_bytes = max_frame_with_fcs - wire::kFcsBytes;
-  o.mac = {0x02, 0x00, 0x00, 0x00, 0x01, uint8_t(index)};  // as a config file's default
-  nic::fill_reta_round_robin(o.rss, f.queues);
-  return o;
+// The generator's frames: the flags given, over the trial's defaults (kFlows flows; frames of
+// the smallest test size of the IP version, as IMIX's small frames are).
+wire::GeneratorOptions generator_from_flags(ctl::FlagOptions& source) {
+  wire::GeneratorOptions g;
+  g.flows = kFlows;
+  ctl::read_generator(source, g);
+  if (g.ip_version == 6 && !source.has("size")) g.sizes = {kMinIpv6FrameBytes};
+  for (uint32_t size : g.sizes)
+    if (g.ip_version == 6 && size < kMinIpv6FrameBytes)
+      source.fail("size", fmt::format("{} B is too small for UDP/IPv6 test frames ({}..{} B with FCS)", size,
+                                      kMinIpv6FrameBytes, ctl::rule::kFrameSize.max));
+  return g;
 }
 
 // Without --config: port 0 in and port 1 out (l2fwd pairs, MAC rewrite), or port 0 reflecting
 // (l2fwd reflect, MAC swap). Ports and slots take the largest frame size asked for.
-ctl::Config default_config(const BenchFlags& f) {
+ctl::Config default_config(const BenchFlags& f, const wire::GeneratorOptions& g) {
   ctl::Config c;
-  uint32_t largest = kStdMaxFrameBytes;
-  for (uint32_t size : f.sizes) largest = std::max(largest, size);
+  uint32_t largest = wire::kMaxStdFrameBytes + wire::kFcsBytes;
+  for (uint32_t size : g.sizes) largest = std::max(largest, size);
   for (uint32_t p = 0; p < f.ports; ++p) {
-    ctl::PortSpec port;
-    port.nic = default_port(f, p, largest);
-    c.ports.push_back(port);
+    c.ports.push_back(ctl::new_port(p));
+    c.ports.back().nic.max_frame_bytes = largest - wire::kFcsBytes;
   }
   c.driver.slot_size = std::max(kMinSlotBytes, (largest + kSlotUnitBytes - 1) / kSlotUnitBytes * kSlotUnitBytes);
-  nf::Params params("<command line>", 0, "bench l2fwd");
-  params.set("mode", nf::ParamValue{std::string(f.ports == 2 ? "pairs" : "reflect"), 0});
-  params.set("mac", nf::ParamValue{std::string(f.ports == 2 ? "rewrite" : "swap"), 0});
-  c.nfs.push_back(nf::NfSpec{"l2fwd", params});
+  c.nfs.push_back(ctl::command_line_nf("l2fwd", "bench l2fwd",
+                                       {{"mode", f.ports == 2 ? "pairs" : "reflect"},
+                                        {"mac", f.ports == 2 ? "rewrite" : "swap"}}));
   return c;
 }
 
-// A config file's ports take the port flags given.
-void apply_port_flags(const BenchFlags& f, ctl::Config& c) {
-  for (ctl::PortSpec& port : c.ports) {
-    if (f.has("--speed")) port.nic.speed_gbps = f.speed;
-    if (f.has("--queues")) {
-      port.nic.rx_queues = port.nic.tx_queues = uint16_t(f.queues);
-      nic::fill_reta_round_robin(port.nic.rss, f.queues);
-    }
-  }
-}
-
-void apply_driver_flags(const BenchFlags& f, ctl::Config& c) {
-  driver::DriverOptions& d = c.driver;
-  if (f.has("--burst")) d.burst = f.burst;
-  if (f.has("--rx-ring")) d.rx_ring_size = f.rx_ring;
-  if (f.has("--tx-ring")) d.tx_ring_size = f.tx_ring;
-  if (f.has("--rx-tail-batch")) d.rx_tail_batch = f.rx_tail_batch;
-  if (f.has("--tx-tail-batch")) d.tx_tail_batch = f.tx_tail_batch;
-  if (f.has("--tail-timeout-ns")) d.tail_timeout_ns = f.tail_timeout_ns;
-  if (f.has("--tx-completion")) d.tx_completion = driver::tx_completion_from_name(f.tx_completion);
-  if (f.has("--tx-writeback-fc")) {
-    if (f.has("--tx-completion") && f.tx_completion != "writeback")
+// The driver flags given; --tx-writeback-fc is --tx-completion writeback.
+ctl::FlagOptions driver_flags(const BenchFlags& f) {
+  ctl::FlagOptions driver = f.config.given(Table::Driver);
+  if (f.tx_writeback_fc) {
+    if (driver.has("tx_completion") && driver.get_string("tx_completion", "") != "writeback")
       throw UserError("--tx-writeback-fc: it means --tx-completion writeback, and --tx-completion says otherwise");
-    d.tx_completion = driver::TxCompletion::DescWriteback;
+    driver.give("tx_completion", "--tx-writeback-fc", {"writeback"});
   }
-  if (f.has("--staged-mode")) d.staged_mode = driver::staged_mode_from_name(f.staged_mode);
-  if (f.has("--staged-depth")) d.staged_depth = f.staged_depth;
-  if (f.has("--one-way")) d.one_way = driver::one_way_from_name(f.one_way);
-  if (f.has("--nic-dma")) c.gpu_dma = ctl::gpu_dma_from_name(f.nic_dma);
-  if (f.has("--tx-full")) d.tx_full_wait = f.tx_full == "wait";
-  if (f.has("--no-drop-en")) d.drop_en = false;
-  auto check_ring = [&](const char* flag, uint32_t entries) {
-    if (f.has(flag) && entries % 8)
-      throw UserError(fmt::format("{}: {} is not a multiple of 8 (the ring length in bytes is a multiple of 128)", flag, entries));
-  };
-  check_ring("--rx-ring", d.rx_ring_size);
-  check_ring("--tx-ring", d.tx_ring_size);
-  if (d.pool_slots && d.pool_slots <= d.rx_ring_size)
-    throw UserError(fmt::format("--rx-ring: {} descriptors need more than the config's driver.pool_slots ({})",
-                                d.rx_ring_size, d.pool_slots));
-  if (f.has("--nic-threads")) c.nic_threads = f.nic_threads;
-  if (f.has("--driver-threads")) c.driver_threads = f.driver_threads;
+  return driver;
 }
 
 // A one-way trial needs the GPU driver, and timing the tx side needs room for the departure time
@@ -112,71 +80,53 @@ void check_one_way(const ctl::Config& c) {
                                   size, wire::kDepartureBytes, smallest));
 }
 
-ctl::PathKind path_of(const BenchFlags& f, ctl::PathKind config_path) {
-  if (f.calibrate) return ctl::PathKind::Calibrate;
-  if (f.path == "staged") return ctl::PathKind::Staged;
-  if (f.path == "bypass") return ctl::PathKind::Bypass;
-  if (f.path == "cpu" || f.config_file.empty()) return ctl::PathKind::Cpu;
-  return config_path;
-}
-
-// The generator on port 0, sending for warm-up + duration at the rate asked for.
-wire::GeneratorOptions generator_from_flags(const BenchFlags& f, uint32_t line_gbps) {
-  wire::GeneratorOptions g;
-  g.ip_version = f.ip;
-  // By default the smallest test frame of the IP version, as IMIX's small frames are.
-  g.sizes = f.sizes.empty() ? std::vector<uint32_t>{f.ip == 6 ? kMinIpv6FrameBytes : 64} : f.sizes;
-  for (uint32_t size : f.sizes)
-    if (f.ip == 6 && size < kMinIpv6FrameBytes)
-      throw UserError(fmt::format("--size: {} B is too small for UDP/IPv6 test frames ({}..9018 B with FCS)", size,
-                                  kMinIpv6FrameBytes));
-  g.imix = f.imix;
-  g.flows = f.flows;
+// The generator sends for warm-up + duration at the rate asked for, which a trial holds to port
+// 0's line rate (a generator on its own would clamp it).
+void set_offered_load(const BenchFlags& f, wire::GeneratorOptions& g, uint32_t line_gbps) {
   g.line_gbps = line_gbps;
   g.duration_ns = uint64_t((f.warmup_s + f.duration_s) * 1e9);
-  if (f.has("--rate-gbps")) {
-    if (f.rate_gbps > line_gbps)
-      throw UserError(fmt::format("--rate-gbps: {} Gbit/s is above the line rate of port 0 ({} Gbit/s)", f.rate_gbps,
-                                  line_gbps));
-    g.rate_gbps_l1 = f.rate_gbps;
-  } else if (f.has("--rate-pps")) {
-    g.rate_pps = f.rate_pps;
+  if (g.rate_gbps_l1 > 0) {
+    if (g.rate_gbps_l1 > line_gbps)
+      throw UserError(fmt::format("--rate-gbps: {} Gbit/s is above the line rate of port 0 ({} Gbit/s)",
+                                  g.rate_gbps_l1, line_gbps));
+  } else if (g.rate_pps > 0) {
     if (wire::Generator(g).clamped()) {
       wire::GeneratorOptions at_line_rate = g;
       at_line_rate.rate_pps = 0;
       double line_pps = wire::Generator(at_line_rate).rate_pps();
       // The line rate rounded to a whole frame per second (as a harness writes it) is the line rate.
-      if (f.rate_pps > line_pps + 1)
+      if (g.rate_pps > line_pps + 1)
         throw UserError(fmt::format("--rate-pps: {} frames/s is above the line rate of port 0 for this size mix ({:.0f} frames/s)",
-                                    f.rate_pps, line_pps));
+                                    g.rate_pps, line_pps));
       g.rate_pps = 0;
       g.rate_gbps_l1 = line_gbps;
     }
   } else {
     // --load, or line rate: the layer-1 rate is that share of the line whatever the sizes.
-    g.rate_gbps_l1 = line_gbps * (f.has("--load") ? f.load_pct : 100.0) / 100;
+    g.rate_gbps_l1 = line_gbps * (f.load_pct > 0 ? f.load_pct : 100.0) / 100;
   }
-  return g;
 }
 
 }  // namespace
 
 void add_bench_options(CLI::App& cmd, BenchFlags& f) {
+  ConfigFlags& c = f.config;
   auto* config = cmd.add_option("--config", f.config_file, "TOML config: its ports, driver and NF chain (the generator replaces its sources)")
                      ->check(CLI::ExistingFile);
-  auto* path = cmd.add_option("--path", f.path, "Data path: cpu | staged | bypass (default: the config's, else cpu)")
-                   ->check(CLI::IsMember({"cpu", "staged", "bypass"}));
+  auto* path = c.add(cmd, "--path", Table::Top, "path", ctl::path_names(), "Data path (default: the config's, else cpu)");
   cmd.add_flag("--calibrate", f.calibrate, "No driver, no NF: each port loops its rx buffer back to its tx line (the latency floor)")
       ->excludes(path);
   cmd.add_option("--ports", f.ports, "2: port 0 in, port 1 out (l2fwd pairs); 1: port 0 reflects (default 2)")
       ->check(CLI::IsMember({1, 2}))
       ->excludes(config);
-  cmd.add_option("--speed", f.speed, "Port speed in Gbit/s (default 10)")->check(CLI::IsMember({10, 25, 40, 100, 200, 400}));
-  cmd.add_option("--queues", f.queues, "rx/tx queue pairs per port (RSS) (default 1)")->check(CLI::Range(1, 64));
-  auto* size = cmd.add_option("--size", f.sizes, "Frame size(s) in bytes with FCS, cycled (default 64; IPv6 84)")->check(CLI::Range(64, 9018));
-  cmd.add_flag("--imix", f.imix, "Simple IMIX: 7:4:1 of 64/594/1518 B")->excludes(size);
-  cmd.add_option("--flows", f.flows, "Flows (UDP/IP address pairs) (default 64)")->check(CLI::Range(1, 65536));
-  cmd.add_option("--ip", f.ip, "IP version (default 4)")->check(CLI::IsMember({4, 6}));
+  const nic::PortOptions port;
+  c.add(cmd, "--speed", Table::Port, "speed", ctl::rule::kSpeedGbps, fmt::format("Port speed in Gbit/s (default {})", port.speed_gbps));
+  c.add(cmd, "--queues", Table::Port, "queues", ctl::rule::kQueues, fmt::format("rx/tx queue pairs per port (RSS) (default {})", port.rx_queues));
+  auto* size = c.add_list(cmd, "--size", Table::Source, "size", ctl::rule::kFrameSize,
+                          fmt::format("Frame size(s) in bytes with FCS, cycled (default 64; IPv6 {})", kMinIpv6FrameBytes));
+  c.add_switch(cmd, "--imix", Table::Source, "imix", "true", "Simple IMIX: 7:4:1 of 64/594/1518 B")->excludes(size);
+  c.add(cmd, "--flows", Table::Source, "flows", ctl::rule::kFlows, fmt::format("Flows (UDP/IP address pairs) (default {})", kFlows));
+  c.add(cmd, "--ip", Table::Source, "ip", ctl::rule::kIpVersion, fmt::format("IP version (default {})", wire::GeneratorOptions{}.ip_version));
   const CLI::Validator percent(
       [](std::string& text) {
         double v = std::strtod(text.c_str(), nullptr);
@@ -184,55 +134,59 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
       },
       "PCT in (0, 100]");
   auto* load = cmd.add_option("--load", f.load_pct, "Offered load in percent of line rate (default 100)")->check(percent);
-  auto* pps = cmd.add_option("--rate-pps", f.rate_pps, "Offered load in frames/s")->check(CLI::PositiveNumber);
-  auto* gbps = cmd.add_option("--rate-gbps", f.rate_gbps, "Offered load in Gbit/s, layer 1")->check(CLI::PositiveNumber);
+  auto* pps = c.add(cmd, "--rate-pps", Table::Source, "rate_pps", ctl::rule::kRatePps, "Offered load in frames/s");
+  auto* gbps = c.add(cmd, "--rate-gbps", Table::Source, "rate_gbps", ctl::rule::kRateGbps, "Offered load in Gbit/s, layer 1");
   load->excludes(pps)->excludes(gbps);
   pps->excludes(gbps);
   cmd.add_option("--warmup", f.warmup_s, "Seconds sent before the measured window (default 0.5)")->check(CLI::Range(0.0, 3600.0));
   cmd.add_option("--duration", f.duration_s, "Seconds of the measured window (default 2)")->check(CLI::Range(0.001, 86400.0));
-  cmd.add_option("--burst", f.burst, "Driver: packets per rx burst")->check(CLI::Range(1, 1024));
-  cmd.add_option("--rx-ring", f.rx_ring, "Driver: rx descriptors per ring (multiple of 8)")->check(CLI::Range(8, 32768));
-  cmd.add_option("--tx-ring", f.tx_ring, "Driver: tx descriptors per ring (multiple of 8)")->check(CLI::Range(8, 32768));
-  cmd.add_option("--rx-tail-batch", f.rx_tail_batch, "Driver: write RDT once this many descriptors are refilled")->check(CLI::Range(1, 4096));
-  cmd.add_option("--tx-tail-batch", f.tx_tail_batch, "Driver: write TDT once this many descriptors are queued")->check(CLI::Range(1, 4096));
-  cmd.add_option("--tail-timeout-ns", f.tail_timeout_ns, "Driver: ... or once the oldest pending one waited this long")
-      ->check(CLI::Range(uint64_t(1), uint64_t(1'000'000'000)));
-  cmd.add_option("--tx-completion", f.tx_completion,
-                 "Driver: auto | writeback | head | head-writeback | none (none: bypass only, no flow control)")
-      ->check(CLI::IsMember(driver::tx_completion_names()));
-  cmd.add_option("--tx-full", f.tx_full, "Driver: a full tx ring drops (drop) or holds the packet (wait)")
-      ->check(CLI::IsMember({"drop", "wait"}));
-  cmd.add_flag("--no-drop-en", f.no_drop_en, "Driver: SRRCTL.DROP_EN off (a queue without descriptors stalls the port)");
-  cmd.add_option("--nic-threads", f.nic_threads, "NIC-model threads")->check(CLI::Range(1, 64));
-  cmd.add_option("--driver-threads", f.driver_threads, "Driver threads")->check(CLI::Range(1, 64));
-  cmd.add_option("--staged-mode", f.staged_mode, "Staged path: zero-copy | copy | persistent")
-      ->check(CLI::IsMember(driver::staged_mode_names()));
-  cmd.add_option("--staged-depth", f.staged_depth, "Staged path: bursts on the GPU at once per plane")->check(CLI::Range(1, 64));
-  cmd.add_option("--nic-dma", f.nic_dma, "DMA engine for rings in GPU memory: sm | copy-engine")
-      ->check(CLI::IsMember(ctl::gpu_dma_names()));
+  c.add(cmd, "--burst", Table::Driver, "burst", ctl::rule::kBurst, "Driver: packets per rx burst");
+  c.add(cmd, "--rx-ring", Table::Driver, "rx_ring", ctl::rule::kRingSize, "Driver: rx descriptors per ring (multiple of 8)");
+  c.add(cmd, "--tx-ring", Table::Driver, "tx_ring", ctl::rule::kRingSize, "Driver: tx descriptors per ring (multiple of 8)");
+  c.add(cmd, "--rx-tail-batch", Table::Driver, "rx_tail_batch", ctl::rule::kTailBatch,
+        "Driver: write RDT once this many descriptors are refilled");
+  c.add(cmd, "--tx-tail-batch", Table::Driver, "tx_tail_batch", ctl::rule::kTailBatch,
+        "Driver: write TDT once this many descriptors are queued");
+  c.add(cmd, "--tail-timeout-ns", Table::Driver, "tail_timeout_ns", ctl::rule::kTailTimeoutNs,
+        "Driver: ... or once the oldest pending one waited this long");
+  c.add(cmd, "--tx-completion", Table::Driver, "tx_completion", driver::tx_completion_names(),
+        "Driver: how tx completions are seen (none: bypass only, no flow control)");
+  c.add(cmd, "--tx-full", Table::Driver, "tx_full", driver::tx_full_names(),
+        "Driver: a full tx ring drops the packet or holds it (wait)");
+  c.add_switch(cmd, "--no-drop-en", Table::Driver, "drop_en", "false",
+               "Driver: SRRCTL.DROP_EN off (a queue without descriptors stalls the port)");
+  c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads, "NIC-model threads");
+  c.add(cmd, "--driver-threads", Table::Driver, "threads", ctl::rule::kDriverThreads, "Driver threads (0: one per queue)");
+  c.add(cmd, "--staged-mode", Table::Driver, "staged_mode", driver::staged_mode_names(),
+        "Staged path: how bursts reach the GPU");
+  c.add(cmd, "--staged-depth", Table::Driver, "staged_depth", ctl::rule::kStagedDepth,
+        "Staged path: bursts on the GPU at once per plane");
+  c.add(cmd, "--nic-dma", Table::Nic, "dma", ctl::gpu_dma_names(), "DMA engine for rings in GPU memory");
   cmd.add_flag("--tx-writeback-fc", f.tx_writeback_fc, "Tx write-back flow control (= --tx-completion writeback)");
-  cmd.add_option("--one-way", f.one_way,
-                 "Bypass: time one side of the GPU: rx (the GPU is the sink) or tx (from the GPU's hand-over to the wire)")
-      ->check(CLI::IsMember({"rx", "tx"}));
+  c.add(cmd, "--one-way", Table::Driver, "one_way", driver::one_way_names(),
+        "Bypass: time one side of the GPU: rx (the GPU is the sink) or tx (from the GPU's hand-over to the wire)");
   cmd.add_option("--json", f.json_file, "Write the trial's JSON (bench/SCHEMA.md) to FILE ('-' for stdout)");
   cmd.add_flag("-q,--quiet", f.quiet, "No progress bar");
 }
 
-void record_given_flags(const CLI::App& cmd, BenchFlags& f) {
-  for (const CLI::Option* option : cmd.get_options())
-    if (option->count() > 0) f.given.insert(option->get_name());
-}
-
 Trial trial_from_flags(const BenchFlags& f) {
-  ctl::Config c = f.config_file.empty() ? default_config(f) : ctl::load_config(f.config_file);
-  if (!f.config_file.empty()) apply_port_flags(f, c);
-  apply_driver_flags(f, c);
-  c.path = path_of(f, c.path);
+  ctl::FlagOptions source = f.config.given(Table::Source);
+  wire::GeneratorOptions generator = generator_from_flags(source);
+  ctl::Config c = f.config_file.empty() ? default_config(f, generator) : ctl::load_config(f.config_file);
+  ctl::FlagOptions top = f.config.given(Table::Top), port = f.config.given(Table::Port), driver = driver_flags(f),
+                   nic = f.config.given(Table::Nic);
+  ctl::read_top(top, c);
+  if (f.calibrate) c.path = ctl::PathKind::Calibrate;
   c.duration_s = 0;  // the trial's own clock decides
-  for (ctl::PortSpec& port : c.ports) port.source = ctl::SourceSpec{};
-  ctl::SourceSpec& source = c.ports.front().source;
-  source.kind = ctl::SourceSpec::Kind::Generator;
-  source.generator = generator_from_flags(f, c.ports.front().nic.speed_gbps);
+  for (ctl::PortSpec& spec : c.ports) {
+    ctl::read_port(port, spec);
+    spec.source = ctl::SourceSpec{};
+  }
+  ctl::read_driver(driver, c);
+  ctl::read_nic(nic, c);
+  set_offered_load(f, generator, c.ports.front().nic.speed_gbps);
+  c.ports.front().source.kind = ctl::SourceSpec::Kind::Generator;
+  c.ports.front().source.generator = generator;
   check_one_way(c);
   return Trial{c, f.warmup_s, f.duration_s};
 }

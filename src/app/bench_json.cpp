@@ -76,7 +76,7 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
             {"tx_tail_batch", d.tx_tail_batch},
             {"tail_timeout_ns", d.tail_timeout_ns},
             {"tx_completion", driver::tx_completion_name(d.tx_completion)},
-            {"tx_full", d.tx_full_wait ? "wait" : "drop"},
+            {"tx_full", driver::tx_full_name(d.tx_full_wait)},
             {"drop_en", d.drop_en},
             {"threads", pipeline.driver_thread_count()}}},
           {"nic_threads", pipeline.nic_thread_count()},

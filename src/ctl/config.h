@@ -1,5 +1,6 @@
 // gnf's configuration: a TOML file (see configs/ and the README), or the same structure filled in
-// from command-line flags. Every error names the file, the line and the key, and nothing starts.
+// from command-line flags by the same builder (ctl/config_builder.h). Every error names the file,
+// the line and the key (or the flag), and nothing starts.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -49,6 +50,9 @@ struct PortSpec {
 // not name it.
 enum class PathKind { Cpu, Staged, Bypass, P2p, Calibrate };
 std::string_view path_name(PathKind kind);
+// The paths a config file or a flag may name ("cpu", "staged", "bypass", "p2p").
+PathKind path_from_name(const std::string& name);
+std::vector<std::string> path_names();
 
 struct Config {
   std::string file = "<command line>";
@@ -77,7 +81,9 @@ Config parse_config(std::string_view text, const std::string& file_name);
 // Reads and parses a file; relative paths inside it are taken relative to the file's folder.
 Config load_config(const std::string& file_name);
 
-// Checks what no single field can (queue counts agree, ports exist, ...). Throws UserError.
+// Checks what no single field can (queue counts agree, ports exist, ...), and the driver's options
+// by their rules again: a Config built in code has not been through the readers, and the drivers
+// rely on them. path::Pipeline runs it, whoever built the Config. Throws UserError.
 void validate(const Config& config);
 
 // What the NFs may know of the ports: their number, MACs and addresses (nf/context.h).

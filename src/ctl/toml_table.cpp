@@ -1,5 +1,7 @@
 #include "ctl/toml_table.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "util/error.h"
@@ -25,21 +27,27 @@ const toml::node* TomlTable::find(const std::string& key) {
   return table_.get(key);
 }
 
-int64_t TomlTable::get_int(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
-  const toml::node* node = find(key);
-  if (!node) return fallback;
-  auto value = node->value_exact<int64_t>();
-  if (!value) fail(key, "expected an integer");
-  if (*value < min || *value > max) fail(key, fmt::format("{} is out of range [{}, {}]", *value, min, max));
+int64_t TomlTable::checked_int(const std::string& key, const toml::node& node, const char* expected,
+                               const IntRule& rule) const {
+  auto value = node.value_exact<int64_t>();
+  if (!value) fail(key, expected);
+  std::string problem = rule.problem(*value, Given::InFile);
+  if (!problem.empty()) fail(key, problem);
   return *value;
 }
 
-double TomlTable::get_number(const std::string& key, double fallback, double min, double max) {
+int64_t TomlTable::get_int(const std::string& key, int64_t fallback, const IntRule& rule) {
+  const toml::node* node = find(key);
+  return node ? checked_int(key, *node, "expected an integer", rule) : fallback;
+}
+
+double TomlTable::get_number(const std::string& key, double fallback, const NumberRule& rule) {
   const toml::node* node = find(key);
   if (!node) return fallback;
   if (!node->is_number()) fail(key, "expected a number");
   double value = node->value<double>().value();
-  if (value < min || value > max) fail(key, fmt::format("{} is out of range [{}, {}]", value, min, max));
+  std::string problem = rule.problem(value);
+  if (!problem.empty()) fail(key, problem);
   return value;
 }
 
@@ -59,29 +67,23 @@ std::string TomlTable::get_string(const std::string& key, const std::string& fal
   return *value;
 }
 
-std::string TomlTable::get_choice(const std::string& key, const std::string& fallback,
-                                  const std::vector<std::string>& allowed) {
-  std::string value = get_string(key, fallback);
-  for (const auto& a : allowed)
-    if (a == value) return value;
-  fail(key, fmt::format("'{}' is not one of: {}", value, fmt::join(allowed, ", ")));
+std::string TomlTable::get_path(const std::string& key) {
+  std::string path = get_string(key, "");
+  std::filesystem::path folder = std::filesystem::path(file_).parent_path();
+  if (path.empty() || folder.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (folder / path).lexically_normal().string();
 }
 
-std::vector<int64_t> TomlTable::get_int_list(const std::string& key, int64_t min, int64_t max) {
+std::vector<int64_t> TomlTable::get_int_list(const std::string& key, const IntRule& rule) {
   const toml::node* node = find(key);
   std::vector<int64_t> out;
   if (!node) return out;
-  auto check = [&](const toml::node& n) {
-    auto value = n.value_exact<int64_t>();
-    if (!value) fail(key, "expected an integer or an array of integers");
-    if (*value < min || *value > max) fail(key, fmt::format("{} is out of range [{}, {}]", *value, min, max));
-    out.push_back(*value);
-  };
+  const char* expected = "expected an integer or an array of integers";
   if (const toml::array* array = node->as_array()) {
     if (array->empty()) fail(key, "the array is empty");
-    for (const toml::node& n : *array) check(n);
+    for (const toml::node& n : *array) out.push_back(checked_int(key, n, expected, rule));
   } else {
-    check(*node);
+    out.push_back(checked_int(key, *node, expected, rule));
   }
   return out;
 }

@@ -62,9 +62,6 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
     : impl_(std::make_unique<Impl>()), planes_(queues) {
   if (!mem::cuda_device_available()) throw UserError("path 'bypass' needs a CUDA GPU, and none is usable here");
   const DriverOptions options = unresolved.resolved(true);
-  if (options.burst > kMaxBurst) throw UserError(fmt::format("driver.burst is at most {} on the bypass path", kMaxBurst));
-  if (options.burst >= options.rx_ring_size)
-    throw UserError("driver.burst must be smaller than driver.rx_ring on the bypass path (a burst polls that many descriptors)");
   Impl& m = *impl_;
   m.chain = chain;
   m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr};

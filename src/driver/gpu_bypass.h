@@ -44,6 +44,9 @@ class GpuBypass {
   static constexpr uint32_t kArrivalRingEntries = 65536;
 
   // The ports' register blocks must be in pinned host memory (nic::Port with external registers).
+  // options.burst is at most kMaxBurst (a block's threads) and smaller than options.rx_ring_size
+  // (a burst polls that many descriptors ahead): ctl::validate() checks both before a Pipeline
+  // makes one of these.
   GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, const DriverOptions& options,
             const nf::NfChainView& chain);
   ~GpuBypass();

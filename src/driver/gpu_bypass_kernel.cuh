@@ -24,7 +24,6 @@
 
 namespace gnf::driver::bypass {
 
-inline constexpr uint32_t kMaxBurst = 1024;  // packets per burst, one thread each
 inline constexpr uint32_t kWarpSize = 32;
 inline constexpr uint32_t kNoPort = 0xFFFF;
 

@@ -1,13 +1,13 @@
 #include "driver/options.h"
 
-#include <stdexcept>
 #include <utility>
+
+#include "util/name_table.h"
 
 namespace gnf::driver {
 
 namespace {
 
-// Each mode with the name config files and command lines use, in the order users are shown them.
 const std::pair<TxCompletion, const char*> kTxCompletions[] = {
     {TxCompletion::Auto, "auto"},
     {TxCompletion::DescWriteback, "writeback"},
@@ -25,27 +25,10 @@ const std::pair<OneWay, const char*> kOneWays[] = {
     {OneWay::Rx, "rx"},
     {OneWay::Tx, "tx"},
 };
-
-template <typename Mode, size_t N>
-const char* name_of(const std::pair<Mode, const char*> (&table)[N], Mode mode) {
-  for (const auto& [m, name] : table)
-    if (m == mode) return name;
-  return "?";
-}
-
-template <typename Mode, size_t N>
-Mode from_name(const std::pair<Mode, const char*> (&table)[N], const std::string& name) {
-  for (const auto& [m, n] : table)
-    if (name == n) return m;
-  throw std::invalid_argument("unknown mode name '" + name + "'");
-}
-
-template <typename Mode, size_t N>
-std::vector<std::string> names_of(const std::pair<Mode, const char*> (&table)[N]) {
-  std::vector<std::string> names;
-  for (const auto& entry : table) names.push_back(entry.second);
-  return names;
-}
+const std::pair<bool, const char*> kTxFull[] = {
+    {false, "drop"},
+    {true, "wait"},
+};
 
 }  // namespace
 
@@ -60,5 +43,9 @@ std::vector<std::string> staged_mode_names() { return names_of(kStagedModes); }
 const char* one_way_name(OneWay w) { return name_of(kOneWays, w); }
 OneWay one_way_from_name(const std::string& name) { return from_name(kOneWays, name); }
 std::vector<std::string> one_way_names() { return names_of(kOneWays); }
+
+const char* tx_full_name(bool wait) { return name_of(kTxFull, wait); }
+bool tx_full_wait_from_name(const std::string& name) { return from_name(kTxFull, name); }
+std::vector<std::string> tx_full_names() { return names_of(kTxFull); }
 
 }  // namespace gnf::driver

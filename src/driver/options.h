@@ -27,10 +27,14 @@ enum class StagedMode : uint8_t { ZeroCopy, Copy, Persistent };
 // times the frame from there.
 enum class OneWay : uint8_t { Off, Rx, Tx };
 
+// Packets per rx burst at most: the bypass kernel gives each packet of a burst a thread of one
+// block, and a block has at most 1024 threads.
+inline constexpr uint32_t kMaxBurst = 1024;
+
 struct DriverOptions {
   uint32_t rx_ring_size = 512;  // descriptors; a multiple of 8 (RDLEN must be a multiple of 128 B)
   uint32_t tx_ring_size = 512;
-  uint32_t burst = 32;          // packets per rx burst
+  uint32_t burst = 32;          // packets per rx burst, at most kMaxBurst
   uint32_t slot_size = 2048;    // bytes per packet slot; a multiple of 1 KiB (SRRCTL.BSIZEPACKET)
   uint32_t pool_slots = 0;      // slots per rx ring's pool; 0 = rx ring + tx ring + 2 bursts
   // Tail batching: RDT/TDT are written once this many descriptors are pending, or once the oldest
@@ -61,9 +65,9 @@ struct DriverOptions {
   }
 };
 
-// The names config files and command lines use (tx_completion = "head-writeback", ...), one table
-// for both: *_names() in the order users are shown them; *_from_name() takes one of those names
-// (std::invalid_argument for anything else: callers check against *_names() first).
+// The names config files, command lines and JSON use (tx_completion = "head-writeback", ...), one
+// table for all (util/name_table.h): *_names() in the order users are shown them; *_from_name()
+// takes one of those names (std::invalid_argument for anything else: callers check first).
 const char* tx_completion_name(TxCompletion c);
 TxCompletion tx_completion_from_name(const std::string& name);
 std::vector<std::string> tx_completion_names();
@@ -73,5 +77,9 @@ std::vector<std::string> staged_mode_names();
 const char* one_way_name(OneWay w);
 OneWay one_way_from_name(const std::string& name);
 std::vector<std::string> one_way_names();
+// tx_full_wait: "drop" (false) or "wait" (true).
+const char* tx_full_name(bool wait);
+bool tx_full_wait_from_name(const std::string& name);
+std::vector<std::string> tx_full_names();
 
 }  // namespace gnf::driver

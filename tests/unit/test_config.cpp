@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "ctl/config.h"
+#include "ctl/config_builder.h"
 #include "util/error.h"
 
 using namespace gnf;
@@ -186,4 +187,47 @@ TEST(Config, ALinkNeedsAnInterfaceNameTheKernelWouldTake) {
             "netns add NAME` makes)");
   EXPECT_EQ(error_of("[[port]]\n[port.link]\ninterface = \"veth0\"\nqueue = 1\n"),
             "/etc/gnf/test.toml:4: port[0].link.queue: unknown key");
+}
+
+namespace {
+
+// What validate() says of a one-port Config built in code ("" if nothing).
+std::string validation_error(const ctl::Config& c) {
+  try {
+    ctl::validate(c);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+ctl::Config one_port_in_code() {
+  ctl::Config c;
+  c.ports.push_back(ctl::new_port(0));
+  return c;
+}
+
+}  // namespace
+
+TEST(Config, DriverOptionsSetInCodeAreHeldToTheRulesTheirKeysHave) {
+  ctl::Config c = one_port_in_code();
+  EXPECT_EQ(validation_error(c), "");
+  c.driver.burst = driver::kMaxBurst + 1;
+  EXPECT_EQ(validation_error(c), "<command line>: driver.burst: 1025 is out of range [1, 1024]");
+  c = one_port_in_code();
+  c.driver.rx_ring_size = 100;
+  EXPECT_EQ(validation_error(c), "<command line>: driver.rx_ring: must be a multiple of 8 (the ring length in bytes "
+                                 "is a multiple of 128)");
+}
+
+TEST(Config, OnTheBypassPathABurstMustBeShorterThanTheRxRing) {
+  ctl::Config c = one_port_in_code();
+  c.driver.rx_ring_size = c.driver.tx_ring_size = 32;
+  c.driver.burst = 32;
+  EXPECT_EQ(validation_error(c), "");  // the cpu path takes what the ring holds
+  c.path = ctl::PathKind::Bypass;
+  EXPECT_EQ(validation_error(c), "<command line>: driver.burst: must be smaller than driver.rx_ring (32) on the bypass "
+                                 "path (a burst polls that many descriptors)");
+  c.driver.burst = 31;
+  EXPECT_EQ(validation_error(c), "");
 }

@@ -1,0 +1,78 @@
+#include "app/config_flags.h"
+
+#include <fmt/format.h>
+
+namespace gnf::app {
+
+namespace {
+
+const char* table_name(Table table) {
+  switch (table) {
+    case Table::Top: return "";
+    case Table::Port: return "port";
+    case Table::Source: return "port.source";
+    case Table::Sink: return "port.sink";
+    case Table::Driver: return "driver";
+    case Table::Nic: return "nic";
+  }
+  return "?";
+}
+
+// The parser's check for a flag: what FlagOptions will say of the value when it is read.
+template <typename Rule>
+CLI::Validator check_by(const Rule& rule) {
+  return CLI::Validator([rule](std::string& text) { return ctl::FlagOptions::problem(text, rule); }, rule.describe());
+}
+
+}  // namespace
+
+CLI::Option* ConfigFlags::bind(CLI::Option* option, Table table, const std::string& key,
+                               const std::string& switch_value) {
+  bindings_.push_back(Binding{option, table, key, switch_value});
+  return option;
+}
+
+CLI::Option* ConfigFlags::add(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                              const ctl::IntRule& rule, const std::string& help) {
+  return bind(cmd.add_option(flag)->description(help)->type_name("INT")->check(check_by(rule)), table, key);
+}
+
+CLI::Option* ConfigFlags::add(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                              const ctl::NumberRule& rule, const std::string& help) {
+  return bind(cmd.add_option(flag)->description(help)->type_name("NUMBER")->check(check_by(rule)), table, key);
+}
+
+CLI::Option* ConfigFlags::add(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                              const std::vector<std::string>& names, const std::string& help) {
+  CLI::Validator check([names](std::string& text) { return ctl::choice_problem(text, names); }, "");
+  return bind(cmd.add_option(flag)->description(help)->type_name(fmt::format("{}", fmt::join(names, "|")))->check(check),
+              table, key);
+}
+
+CLI::Option* ConfigFlags::add_list(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                                   const ctl::IntRule& rule, const std::string& help) {
+  CLI::Option* option = add(cmd, flag, table, key, rule, help);
+  return option->expected(1, CLI::detail::expected_max_vector_size)->allow_extra_args(true);
+}
+
+CLI::Option* ConfigFlags::add_file(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                                   const std::string& help) {
+  return bind(cmd.add_option(flag)->description(help)->type_name("FILE"), table, key);
+}
+
+CLI::Option* ConfigFlags::add_switch(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                                     const std::string& value, const std::string& help) {
+  return bind(cmd.add_flag(flag)->description(help), table, key, value);
+}
+
+ctl::FlagOptions ConfigFlags::given(Table table) const {
+  ctl::FlagOptions options(table_name(table));
+  for (const Binding& b : bindings_) {
+    if (b.table != table || b.option->count() == 0) continue;
+    std::vector<std::string> values = b.switch_value.empty() ? b.option->results() : std::vector{b.switch_value};
+    options.give(b.key, b.option->get_name(), values);
+  }
+  return options;
+}
+
+}  // namespace gnf::app
