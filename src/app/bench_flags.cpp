@@ -161,7 +161,6 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
         "Staged path: how bursts reach the GPU");
   c.add(cmd, "--staged-depth", Table::Driver, "staged_depth", ctl::rule::kStagedDepth,
         "Staged path: bursts on the GPU at once per plane");
-  c.add(cmd, "--nic-dma", Table::Nic, "dma", ctl::gpu_dma_names(), "DMA engine for rings in GPU memory");
   cmd.add_flag("--tx-writeback-fc", f.tx_writeback_fc, "Tx write-back flow control (= --tx-completion writeback)");
   c.add(cmd, "--one-way", Table::Driver, "one_way", driver::one_way_names(),
         "Bypass: time one side of the GPU: rx (the GPU is the sink) or tx (from the GPU's hand-over to the wire)");

@@ -82,9 +82,7 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
           {"nic_threads", pipeline.nic_thread_count()},
           {"one_way", d.one_way == driver::OneWay::Off ? nlohmann::json(nullptr)
                                                           : nlohmann::json(driver::one_way_name(d.one_way))},
-          {"nic_dma", c.path == ctl::PathKind::Bypass
-                          ? nlohmann::json(ctl::gpu_dma_name(c.gpu_dma))
-                          : nlohmann::json("host")}};
+          {"nic_dma", c.path == ctl::PathKind::Bypass ? "gpu-agent" : "host"}};
 }
 
 // Adds the change of each counter between two snapshots of a block to the loss cause it is filed under.

@@ -20,10 +20,6 @@ const std::pair<PathKind, const char*> kPaths[] = {
     {PathKind::Bypass, "bypass"},
     {PathKind::P2p, "p2p"},
 };
-const std::pair<Config::GpuDma, const char*> kGpuDmas[] = {
-    {Config::GpuDma::Sm, "sm"},
-    {Config::GpuDma::CopyEngine, "copy-engine"},
-};
 
 // The table `key` inside `parent`, if there is one, through `read`; no other keys in it.
 template <typename Read>
@@ -90,9 +86,6 @@ nf::NfSpec parse_nf(TomlTable t, size_t index) {
 
 }  // namespace
 
-const char* gpu_dma_name(Config::GpuDma dma) { return name_of(kGpuDmas, dma); }
-Config::GpuDma gpu_dma_from_name(const std::string& name) { return from_name(kGpuDmas, name); }
-std::vector<std::string> gpu_dma_names() { return names_of(kGpuDmas); }
 
 std::string_view path_name(PathKind kind) { return kind == PathKind::Calibrate ? "calibrate" : name_of(kPaths, kind); }
 PathKind path_from_name(const std::string& name) { return from_name(kPaths, name); }

@@ -62,19 +62,11 @@ struct Config {
   driver::DriverOptions driver;
   uint32_t driver_threads = 0;  // 0: one per queue, at most the cores not used by the NIC model
   uint32_t nic_threads = 1;
-  // The DMA engine of ports whose rings are in GPU memory (bypass): "sm" (a GPU thread block) or
-  // "copy-engine" (cudaMemcpyBatchAsync); see nic/cuda_dma.h.
-  enum class GpuDma { Sm, CopyEngine } gpu_dma = GpuDma::Sm;
   std::vector<nf::NfSpec> nfs;
   // [netlink] netns = "NAME": the router (l3fwd) takes addresses, routes and neighbours from that
   // network namespace's interfaces named as the ports ("" = gnf's own); ctl/netlink_sync.h.
   std::optional<std::string> netlink_netns;
 };
-
-// The names of Config::GpuDma ("sm", "copy-engine"), as for the driver's modes in driver/options.h.
-const char* gpu_dma_name(Config::GpuDma dma);
-Config::GpuDma gpu_dma_from_name(const std::string& name);
-std::vector<std::string> gpu_dma_names();
 
 // Parses `text` as the contents of `file_name`. Throws gnf::UserError "file:line: key: problem".
 Config parse_config(std::string_view text, const std::string& file_name);

@@ -144,7 +144,6 @@ void read_driver(OptionSource& options, Config& c) {
 
 void read_nic(OptionSource& options, Config& c) {
   c.nic_threads = uint32_t(options.get_int("threads", c.nic_threads, rule::kNicThreads));
-  c.gpu_dma = gpu_dma_from_name(options.get_choice("dma", gpu_dma_name(c.gpu_dma), gpu_dma_names()));
 }
 
 nf::NfSpec command_line_nf(const std::string& type, const std::string& where,

@@ -56,7 +56,6 @@ def parse(argv):
     b.add_argument("--no-drop-en", action="store_true")
     b.add_argument("--staged-mode", choices=["zero-copy", "copy", "persistent"])
     b.add_argument("--staged-depth", type=int)
-    b.add_argument("--nic-dma", choices=["sm", "copy-engine"])
     b.add_argument("--tx-writeback-fc", action="store_true")
     b.add_argument("--one-way", choices=["rx", "tx"])
     b.add_argument("--json", required=True)

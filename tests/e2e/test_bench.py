@@ -214,7 +214,6 @@ def test_json_to_stdout_with_a_progress_bar_on_stderr(gnf):
     (["--staged-mode", "fast"], "--staged-mode"),
     (["--tx-writeback-fc", "--tx-completion", "head"], "--tx-writeback-fc: it means --tx-completion writeback"),
     (["--tx-completion", "none"], "driver.tx_completion: \"none\" (no tx flow control) is a bypass-path experiment"),
-    (["--nic-dma", "dma"], "--nic-dma"),
     (["--speed", 11], "--speed"),
     (["--load", 0], "--load: 0 is not a percentage above 0 and at most 100"),
     (["--load", 101], "--load"),

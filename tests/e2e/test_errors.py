@@ -30,7 +30,6 @@ GOOD_TAIL = '[[nf]]\ntype = "l2fwd"\n'
      "driver.staged_mode: 'fast' is not one of: zero-copy, copy, persistent"),
     ("[driver]\ntx_completion = \"never\"\n[[port]]\n", 2,
      "driver.tx_completion: 'never' is not one of: auto, writeback, head, head-writeback, none"),
-    ("[nic]\ndma = \"pcie\"\n[[port]]\n", 2, "nic.dma: 'pcie' is not one of: sm, copy-engine"),
     ("[driver]\none_way = \"both\"\n[[port]]\n", 2, "driver.one_way: 'both' is not one of: off, rx, tx"),
     ("[[port]]\n[port.source]\ntype = \"generator\"\nsize = [64, 20000]\n", 4,
      "port[0].source.size: 20000 is out of range [64, 9018]"),

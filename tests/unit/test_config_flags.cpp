@@ -95,7 +95,6 @@ const std::vector<Option> kBenchOnly = {
     {"--staged-mode", "[driver]\nstaged_mode = {}\n[[port]]\n", "driver.staged_mode", {"copy", "fast"}},
     {"--staged-depth", "[driver]\nstaged_depth = {}\n[[port]]\n", "driver.staged_depth", {"1", "64", "0", "65"}},
     {"--one-way", "[driver]\none_way = {}\n[[port]]\n", "driver.one_way", {"off", "tx", "both"}},
-    {"--nic-dma", "[nic]\ndma = {}\n[[port]]\n", "nic.dma", {"sm", "copy-engine", "pcie"}},
 };
 const std::vector<Option> kRunOnly = {
     {"--duration", "duration = {}\n[[port]]\n", "duration", {"0", "2.5", "1e6", "-1", "1e7"}},
@@ -159,8 +158,8 @@ TEST(ConfigFlags, RunFlagsAndAConfigFileStartFromTheSameDefaults) {
   const wire::GeneratorOptions &g = flags.ports[0].source.generator, &h = file.ports[0].source.generator;
   EXPECT_EQ(std::tie(g.ip_version, g.sizes, g.imix, g.flows, g.rate_pps, g.rate_gbps_l1, g.line_gbps, g.count),
             std::tie(h.ip_version, h.sizes, h.imix, h.flows, h.rate_pps, h.rate_gbps_l1, h.line_gbps, h.count));
-  EXPECT_EQ(std::tie(flags.path, flags.duration_s, flags.nic_threads, flags.gpu_dma),
-            std::tie(file.path, file.duration_s, file.nic_threads, file.gpu_dma));
+  EXPECT_EQ(std::tie(flags.path, flags.duration_s, flags.nic_threads),
+            std::tie(file.path, file.duration_s, file.nic_threads));
   std::vector<uint64_t> counts_a, counts_b;
   ctl::for_each_driver_count(flags, [&](const char*, const ctl::IntRule&, auto value) { counts_a.push_back(value); });
   ctl::for_each_driver_count(file, [&](const char*, const ctl::IntRule&, auto value) { counts_b.push_back(value); });

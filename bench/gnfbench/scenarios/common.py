@@ -110,7 +110,7 @@ def ndr_search_trials(options, frame_size):
 # Knobs that configure the driver or the NF: a calibration trial has neither, so they are left out
 # of it. The config file stays: its ports (buffers, speed) shape the floor too.
 DRIVER_KNOBS = ("burst", "rx_ring", "tx_ring", "rx_tail_batch", "tx_tail_batch", "tail_timeout_ns", "tx_completion",
-                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "staged_depth", "nic_dma", "one_way",
+                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "staged_depth", "one_way",
                 "tx_writeback_fc")
 
 
