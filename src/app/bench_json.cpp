@@ -189,6 +189,15 @@ nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapsh
   return {{"late_frames", late}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
 }
 
+// How often the GPU's persistent loops went round in the window (per block): their round time
+// bounds the latency each adds. 0 on paths without them.
+nlohmann::json gpu_loops_json(const path::Snapshot& a, const path::Snapshot& b) {
+  const double seconds = double(b.time_ns - a.time_ns) / 1e9;
+  auto per_second = [&](uint64_t before, uint64_t after) { return seconds > 0 ? double(after - before) / seconds : 0.0; };
+  return {{"driver_polls_per_s", per_second(a.gpu_driver_polls, b.gpu_driver_polls)},
+          {"agent_rounds_per_s", per_second(a.gpu_agent_rounds, b.gpu_agent_rounds)}};
+}
+
 // One-way trials time frames with the GPU's clock: how well it was tied to the host's.
 nlohmann::json gpu_clock_json(const std::optional<driver::GpuClockStats>& clock) {
   if (!clock) return nullptr;
@@ -226,6 +235,7 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
           {"pcie", pcie_json(run.at_window, run.end, m.received)},
           {"tail_writes_per_packet", ratio(double(tail_writes), double(m.received))},
           {"nic_model", nic_model_health_json(run.at_window, run.end)},
+          {"gpu_loops", gpu_loops_json(run.at_window, run.end)},
           {"gpu_clock", gpu_clock_json(pipeline.gpu_clock())}};
 }
 

@@ -13,6 +13,7 @@
 #include "mem/cuda_alloc.h"
 #include "sync/ordering.h"
 #include "util/cuda_check.h"
+#include "util/cuda_wait.h"
 #include "util/error.h"
 
 namespace gnf::driver {
@@ -148,7 +149,7 @@ void GpuBypass::stop() {
   if (!m.running) return;
   m.control->request_stop();
   m.running = false;
-  GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  wait_for_stop(m.stream, "the bypass driver's kernel");
   if (m.clock) m.clock->stop_tracking();
 }
 

@@ -10,6 +10,7 @@
 #include "sync/mailbox.h"
 #include "util/clock.h"
 #include "util/cuda_check.h"
+#include "util/cuda_wait.h"
 #include "util/error.h"
 
 namespace gnf::driver {
@@ -112,7 +113,11 @@ GpuClock::~GpuClock() {
   stop_tracking();
   if (m.kernel_running) {
     m.box->request_stop();
-    cudaStreamSynchronize(m.stream);
+    try {
+      wait_for_stop(m.stream, "the GPU clock's kernel");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gnf: the GPU clock's kernel: %s\n", e.what());
+    }
   }
   if (m.stream) cudaStreamDestroy(m.stream);
 }

@@ -7,6 +7,7 @@
 #include "mem/cuda_alloc.h"
 #include "sync/mailbox.h"
 #include "util/cuda_check.h"
+#include "util/cuda_wait.h"
 #include "util/error.h"
 
 namespace gnf::driver {
@@ -199,7 +200,7 @@ void GpuNfRunner::stop() {
   if (!m.kernel_running) return;
   m.queue->request_stop();
   m.kernel_running = false;
-  GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  wait_for_stop(m.stream, "the staged path's persistent kernel");
 }
 
 nf::PacketRef* GpuNfRunner::next_batch() {

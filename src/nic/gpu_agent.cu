@@ -10,6 +10,7 @@
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
 #include "util/cuda_check.h"
+#include "util/cuda_wait.h"
 #include "util/error.h"
 #include "sync/ordering.h"
 #include "wire/frame_size.h"
@@ -20,9 +21,11 @@ namespace {
 
 constexpr uint32_t kFullMask = 0xFFFFFFFFu;
 constexpr uint32_t kWarp = 32;
-constexpr uint32_t kWarpsPerBlock = 4;
-// 16-byte pieces each lane has in flight while it copies: a warp keeps 4 KiB of reads crossing
-// PCIe at once, so a round of small frames costs one round trip.
+// A block per queue: its first warp runs the queue's DMA state machine (up to 32 frames a round,
+// a lane each); every thread of the block copies the frames' bytes, so that a round of 1500 B
+// frames keeps 32 KiB of PCIe reads in flight, not a warp's 4 KiB.
+constexpr uint32_t kThreads = 256;
+// 16-byte pieces each thread has in flight while it copies.
 constexpr uint32_t kUnroll = 8;
 // Rounds between the counters' trips to pinned memory (the host reads them every millisecond),
 // and between looks at the stop flag.
@@ -32,10 +35,10 @@ constexpr uint32_t kStopEvery = 16;
 // What each queue's warp counts, published in this order into pinned memory.
 enum Stat : uint32_t {
   kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kTxBadDesc, kTxOverrun,
-  kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory, kStatCount
+  kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory, kRounds, kStatCount
 };
 
-// One warp's queue: rx queue `queue` and tx queue `queue` of one port (either may be absent).
+// One block's queue: rx queue `queue` and tx queue `queue` of one port (either may be absent).
 // Set up by the host at start(); the state fields carry over from one run to the next.
 struct Unit {
   // rx
@@ -64,11 +67,15 @@ struct Unit {
   FifoProducer tx_producer;
 };
 
-// One frame to copy, per lane, and where each frame's 16-byte pieces start in the warp's list.
-struct WarpScratch {
+// What the first warp hands the block to copy: per lane a frame (`pieces` 16-byte pieces from
+// src to dst), and where each frame's pieces start in the block's list of them. Also the round's
+// word for the whole block: stop.
+struct Shared {
   const uint8_t* src[kWarp];
   uint8_t* dst[kWarp];
   uint32_t first_piece[kWarp + 1];
+  uint32_t stop;
+  uint32_t tx_from_host;  // the queue's tx ring and buffers are in pinned host memory
 };
 
 __device__ __forceinline__ uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1; }
@@ -84,26 +91,29 @@ __device__ uint32_t warp_sum(uint32_t v) {
   return v;
 }
 
-// Every lane: copies the frames the lanes put into `s` (lane k: `pieces` 16-byte pieces from
-// src[k] to dst[k]), as one list of pieces the warp walks together, so that the loads of
-// consecutive lanes are consecutive bytes and kUnroll of them are in flight per lane.
-template <bool kFromHost>
-__device__ void copy_frames(WarpScratch& s, uint32_t pieces, uint32_t lane) {
+// First warp: lane k's frame has `pieces` pieces; where each frame's pieces start in the list.
+__device__ void list_pieces(Shared& s, uint32_t pieces, uint32_t lane) {
   uint32_t first = pieces;
   for (uint32_t o = 1; o < kWarp; o *= 2) {  // inclusive scan
     const uint32_t v = __shfl_up_sync(kFullMask, first, o);
     if (lane >= o) first += v;
   }
-  const uint32_t total = __shfl_sync(kFullMask, first, kWarp - 1);
   s.first_piece[lane + 1] = first;
   if (lane == 0) s.first_piece[0] = 0;
-  __syncwarp();
-  for (uint32_t base = 0; base < total; base += kWarp * kUnroll) {
+}
+
+// Every thread, between two barriers: copies the listed frames as one list of pieces the block
+// walks together, so that the loads of consecutive threads are consecutive bytes and kUnroll of
+// them are in flight per thread.
+template <bool kFromHost>
+__device__ void copy_pieces(const Shared& s) {
+  const uint32_t total = s.first_piece[kWarp];
+  for (uint32_t base = 0; base < total; base += kThreads * kUnroll) {
     uint4 v[kUnroll];
     uint8_t* to[kUnroll];
 #pragma unroll
     for (uint32_t u = 0; u < kUnroll; ++u) {
-      const uint32_t g = base + u * kWarp + lane;
+      const uint32_t g = base + u * kThreads + threadIdx.x;
       to[u] = nullptr;
       if (g < total) {
         uint32_t lo = 0, hi = kWarp;  // the frame k with first_piece[k] <= g < first_piece[k + 1]
@@ -121,7 +131,6 @@ __device__ void copy_frames(WarpScratch& s, uint32_t pieces, uint32_t lane) {
     for (uint32_t u = 0; u < kUnroll; ++u)
       if (to[u]) *reinterpret_cast<uint4*>(to[u]) = v[u];
   }
-  __syncwarp();
 }
 
 __device__ FifoRecord load_record(const FrameFifoRef& f, uint32_t index) {
@@ -132,54 +141,64 @@ __device__ FifoRecord load_record(const FrameFifoRef& f, uint32_t index) {
   return out;
 }
 
-// Rx DMA of one queue: frames from its FIFO into the descriptors between RDH and RDT.
-__device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* port_stalls, WarpScratch& s,
-                         uint64_t* stats, uint32_t lane) {
-  const uint32_t waiting = produced - u.rx_consumed;
-  if (waiting == 0) return;
-  uint32_t* stalls = port_stalls + u.port_queue_stalls_index;
-  // The 82599 has one receive FIFO: while a queue of the port without DROP_EN waits for
-  // descriptors, the frames behind its frame wait too. Here each queue has its FIFO, and while any
-  // queue of the port is stalled, only that one may move (nic/queue_group.cpp does the same).
-  if (!u.stalled && *reinterpret_cast<volatile uint32_t*>(stalls) != 0) return;
-  const uint32_t n = min(waiting, kWarp);
-  const uint32_t enabled = u.rx_entries != 0;
-  const uint32_t room = enabled ? (rdt + u.rx_entries - u.rdh) % u.rx_entries : 0;
-  if (u.stalled && room != 0) {
-    if (lane == 0) atomicSub(stalls, 1u);
-    u.stalled = 0;
-  }
+// Rx DMA of one queue: frames from its FIFO into the descriptors between RDH and RDT. Every thread
+// of the block calls it; the first warp decides (a lane per frame), all copy.
+__device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* port_stalls, Shared& s,
+                         uint64_t* stats) {
+  const uint32_t lane = threadIdx.x % kWarp;
+  const bool control = threadIdx.x < kWarp;
   FifoRecord rec{};
-  if (lane < n) rec = load_record(u.rx_fifo, u.rx_consumed + lane);
-  const bool fits = !(u.rx_buffer_bytes != 0 && rec.len > u.rx_buffer_bytes);
-  const bool needs_desc = lane < n && enabled && fits;
-  const uint32_t wanting = __ballot_sync(kFullMask, needs_desc);
-  const uint32_t rank = __popc(wanting & lanes_below(lane));
-  // Without DROP_EN the first frame without a descriptor waits, and every frame behind it.
-  uint32_t taken = n;
-  const uint32_t blocked = u.rx_drop_en ? 0 : __ballot_sync(kFullMask, needs_desc && rank >= room);
-  if (blocked) {
-    taken = __ffs(blocked) - 1;
-    if (!u.stalled) {
-      if (lane == 0) {
-        atomicAdd(stalls, 1u);
-        ++stats[kRxNoDescStall];
-      }
-      u.stalled = 1;
-    }
-  }
-  const bool mine = lane < taken;
-  const bool placed = mine && needs_desc && rank < room;
-  uint32_t pieces = 0;
+  uint32_t taken = 0, enabled = 0;
+  bool placed = false, mine = false, needs_desc = false, fits = true;
   ixgbe_adv_rx_desc* desc = nullptr;
-  if (placed) {
-    desc = u.rx_ring + (u.rdh + rank) % u.rx_entries;
-    s.src[lane] = u.rx_fifo.at(rec.position);
-    s.dst[lane] = reinterpret_cast<uint8_t*>(__ldcg(reinterpret_cast<const unsigned long long*>(&desc->read.pkt_addr)));
-    pieces = (rec.len + 15) / 16;
+  uint32_t* stalls = port_stalls + u.port_queue_stalls_index;
+  if (control) {
+    const uint32_t waiting = produced - u.rx_consumed;
+    // The 82599 has one receive FIFO: while a queue of the port without DROP_EN waits for
+    // descriptors, the frames behind its frame wait too. Here each queue has its FIFO, and while
+    // any queue of the port is stalled, only that one may move (nic/queue_group.cpp does the same).
+    const bool held = !u.stalled && *reinterpret_cast<volatile uint32_t*>(stalls) != 0;
+    const uint32_t n = held ? 0 : min(waiting, kWarp);
+    enabled = u.rx_entries != 0;
+    const uint32_t room = enabled ? (rdt + u.rx_entries - u.rdh) % u.rx_entries : 0;
+    if (n && u.stalled && room != 0) {
+      if (lane == 0) atomicSub(stalls, 1u);
+      u.stalled = 0;
+    }
+    if (lane < n) rec = load_record(u.rx_fifo, u.rx_consumed + lane);
+    fits = !(u.rx_buffer_bytes != 0 && rec.len > u.rx_buffer_bytes);
+    needs_desc = lane < n && enabled && fits;
+    const uint32_t rank = __popc(__ballot_sync(kFullMask, needs_desc) & lanes_below(lane));
+    // Without DROP_EN the first frame without a descriptor waits, and every frame behind it.
+    taken = n;
+    const uint32_t blocked = u.rx_drop_en ? 0 : __ballot_sync(kFullMask, needs_desc && rank >= room);
+    if (blocked) {
+      taken = __ffs(blocked) - 1;
+      if (!u.stalled) {
+        if (lane == 0) {
+          atomicAdd(stalls, 1u);
+          ++stats[kRxNoDescStall];
+        }
+        u.stalled = 1;
+      }
+    }
+    mine = lane < taken;
+    placed = mine && needs_desc && rank < room;
+    uint32_t pieces = 0;
+    if (placed) {
+      desc = u.rx_ring + (u.rdh + rank) % u.rx_entries;
+      s.src[lane] = u.rx_fifo.at(rec.position);
+      s.dst[lane] = reinterpret_cast<uint8_t*>(__ldcg(reinterpret_cast<const unsigned long long*>(&desc->read.pkt_addr)));
+      pieces = (rec.len + 15) / 16;
+    }
+    list_pieces(s, pieces, lane);
   }
-  copy_frames<true>(s, pieces, lane);
-  // The packets are in place before any write-back says so (the driver is on this GPU).
+  __syncthreads();
+  copy_pieces<true>(s);
+  __syncthreads();
+  if (!control || !__any_sync(kFullMask, lane < taken)) return;
+  // The packets are in place (the barrier) before any write-back says so (the driver is on this
+  // GPU: device scope; the fence after the barrier is cumulative over the block's copies).
   __threadfence();
   if (placed) {
     desc->wb.lower.lo_dword.hs_rss.pkt_info = rec.rss_type;
@@ -197,7 +216,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
   if (placed_count) u.rdh = (u.rdh + placed_count) % u.rx_entries;
   u.rx_consumed += taken;
   __syncwarp();
-  if (lane == 0) {
+  if (lane == 0 && taken) {
     stats[kRxPackets] += placed_count;
     stats[kRxBytes] += bytes + placed_count * wire::kFcsBytes;
     stats[kRxNoDescDrop] += dropped;
@@ -206,86 +225,95 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     stats[kPacketBytesToMemory] += bytes;
     stats[kDescBytesFromMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
     stats[kDescBytesToMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
-    if (taken) {
-      // Every lane's reads of the FIFO are done (the barrier above) before its room is handed back.
-      __threadfence_system();
-      if (placed_count) store_release_sys(&u.rx_regs->RDH, u.rdh);
-      store_release_sys(u.rx_fifo.consumed, u.rx_consumed);
-    }
+    // Every read of the FIFO is done (the barriers above) before its room is handed back.
+    __threadfence_system();
+    if (placed_count) store_release_sys(&u.rx_regs->RDH, u.rdh);
+    store_release_sys(u.rx_fifo.consumed, u.rx_consumed);
   }
 }
 
 // Tx DMA of one queue: the descriptors between TDH and TDT, and their packets, into its FIFO.
-__device__ void tx_round(Unit& u, uint32_t tdt, WarpScratch& s, uint64_t* stats, uint32_t lane) {
-  const uint32_t entries = u.tx_entries;
-  if (entries == 0) return;
-  // [TDH, last TDT) was pending; the driver added (TDT - last TDT) since. More than the ring holds
-  // means it wrapped past the head (only a driver without tx completions can): counted as the CPU
-  // side does (queue_group.cpp).
-  const uint32_t seen = (u.last_tdt + entries - u.tdh) % entries + (tdt + entries - u.last_tdt) % entries;
-  if (lane == 0 && seen >= entries) stats[kTxOverrun] += seen / entries * entries;
-  u.last_tdt = tdt;
-  const uint32_t pending = (tdt + entries - u.tdh) % entries;
-  if (pending == 0) return;
-  const uint32_t n = min(pending, kWarp);
-  ixgbe_adv_tx_desc* desc = u.tx_ring + (u.tdh + lane) % entries;
-  uint64_t addr = 0;
-  uint32_t cmd = 0;
-  if (lane < n) {
-    const uint4 d = u.tx_ring_in_host ? load_host(reinterpret_cast<const uint8_t*>(desc))
-                                      : load_gpu(reinterpret_cast<const uint8_t*>(desc));
-    addr = uint64_t(d.y) << 32 | d.x;
-    cmd = d.z;
-  }
-  const uint32_t len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
-  // gnf's NIC model sends single-descriptor packets only.
-  const bool sendable = lane < n && (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= u.max_frame;
-  // Places in the FIFO, frame by frame in order, the same in every lane; the consumer's count is
-  // read again (across PCIe) only when the one last seen leaves too little room.
-  FifoProducer p = u.tx_producer;
-  uint32_t taken = 0, position = 0;
-  for (uint32_t k = 0; k < n; ++k, ++taken) {
-    const uint32_t len_k = __shfl_sync(kFullMask, len, k);
-    if (!__shfl_sync(kFullMask, sendable, k)) continue;
-    uint32_t at;
-    if (!p.place(u.tx_fifo, len_k, at)) {
-      const uint32_t consumed = __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(u.tx_fifo.consumed) : 0, 0);
-      p.saw_consumed(u.tx_fifo, consumed);
-      if (!p.place(u.tx_fifo, len_k, at)) break;
+// Every thread of the block calls it; the first warp decides (a lane per descriptor), all copy.
+__device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats) {
+  const uint32_t lane = threadIdx.x % kWarp;
+  const bool control = threadIdx.x < kWarp;
+  uint32_t taken = 0, len = 0, cmd = 0, position = 0, rank = 0;
+  bool sendable = false, sent = false;
+  ixgbe_adv_tx_desc* desc = nullptr;
+  FifoProducer p;
+  if (control) {
+    const uint32_t entries = u.tx_entries;
+    uint32_t pending = 0;
+    if (entries != 0) {
+      // [TDH, last TDT) was pending; the driver added (TDT - last TDT) since. More than the ring
+      // holds means it wrapped past the head (only a driver without tx completions can): counted
+      // as the CPU side does (queue_group.cpp).
+      const uint32_t seen = (u.last_tdt + entries - u.tdh) % entries + (tdt + entries - u.last_tdt) % entries;
+      if (lane == 0 && seen >= entries) stats[kTxOverrun] += seen / entries * entries;
+      u.last_tdt = tdt;
+      pending = (tdt + entries - u.tdh) % entries;
     }
-    if (lane == k) position = at;
-    p.advance(at, len_k);
+    const uint32_t n = min(pending, kWarp);
+    uint64_t addr = 0;
+    if (lane < n) {
+      desc = u.tx_ring + (u.tdh + lane) % entries;
+      const uint4 d = u.tx_ring_in_host ? load_host(reinterpret_cast<const uint8_t*>(desc))
+                                        : load_gpu(reinterpret_cast<const uint8_t*>(desc));
+      addr = uint64_t(d.y) << 32 | d.x;
+      cmd = d.z;
+    }
+    len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
+    // gnf's NIC model sends single-descriptor packets only.
+    sendable = lane < n && (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= u.max_frame;
+    // Places in the FIFO, frame by frame in order, the same in every lane; the consumer's count is
+    // read again (across PCIe) only when the one last seen leaves too little room.
+    p = u.tx_producer;
+    for (uint32_t k = 0; k < n; ++k, ++taken) {
+      const uint32_t len_k = __shfl_sync(kFullMask, len, k);
+      if (!__shfl_sync(kFullMask, sendable, k)) continue;
+      uint32_t at;
+      if (!p.place(u.tx_fifo, len_k, at)) {
+        const uint32_t consumed = __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(u.tx_fifo.consumed) : 0, 0);
+        p.saw_consumed(u.tx_fifo, consumed);
+        if (!p.place(u.tx_fifo, len_k, at)) break;
+      }
+      if (lane == k) position = at;
+      p.advance(at, len_k);
+    }
+    sent = lane < taken && sendable;
+    rank = __popc(__ballot_sync(kFullMask, sent) & lanes_below(lane));
+    uint32_t pieces = 0;
+    if (sent) {
+      s.src[lane] = reinterpret_cast<const uint8_t*>(addr);
+      s.dst[lane] = u.tx_fifo.at(position);
+      pieces = (len + 15) / 16;
+    }
+    list_pieces(s, pieces, lane);
   }
-  const bool mine = lane < taken;
-  const bool sent = mine && sendable;
-  const uint32_t rank = __popc(__ballot_sync(kFullMask, sent) & lanes_below(lane));
-  uint32_t pieces = 0;
-  if (sent) {
-    s.src[lane] = reinterpret_cast<const uint8_t*>(addr);
-    s.dst[lane] = u.tx_fifo.at(position);
-    pieces = (len + 15) / 16;
-  }
-  if (u.tx_ring_in_host) copy_frames<true>(s, pieces, lane);
-  else copy_frames<false>(s, pieces, lane);
+  __syncthreads();
+  if (s.tx_from_host) copy_pieces<true>(s);
+  else copy_pieces<false>(s);
+  __syncthreads();
+  if (!control || taken == 0) return;
   if (sent) {
     const uint4 record = make_uint4(len, position, 0, 0);
     *reinterpret_cast<uint4*>(&u.tx_fifo.record(u.tx_producer.head + rank)) = record;
   }
   // The frames and records reach pinned memory before `produced` says so, and every read of a
-  // packet buffer is done before DD, the head write-back or TDH hands it back to the driver.
+  // packet buffer is done (the barrier) before DD, the head write-back or TDH hands it back.
   __syncwarp();
   __threadfence_system();
   if (lane == 0 && p.head != u.tx_producer.head) store_release_sys(u.tx_fifo.produced, p.head);
+  const bool mine = lane < taken;
   const bool report = mine && (cmd & IXGBE_ADVTXD_DCMD_RS);
   if (report) store_release_sys(&desc->wb.status, IXGBE_ADVTXD_STAT_DD);
-  const uint32_t sent_count = __popc(__ballot_sync(kFullMask, sent));
   const uint32_t bytes = warp_sum(sent ? len : 0);
   const uint32_t bad = __popc(__ballot_sync(kFullMask, mine && !sendable));
   const uint32_t reports = __popc(__ballot_sync(kFullMask, report));
   u.tx_producer = p;
-  if (taken) u.tdh = (u.tdh + taken) % entries;
+  if (taken) u.tdh = (u.tdh + taken) % u.tx_entries;
   __syncwarp();
-  if (lane == 0 && taken) {
+  if (lane == 0) {
     store_release_sys(&u.tx_regs->TDH, u.tdh);
     if (u.head_writeback) store_release_sys(u.head_writeback, u.tdh);
     stats[kTxBadDesc] += bad;
@@ -293,44 +321,60 @@ __device__ void tx_round(Unit& u, uint32_t tdt, WarpScratch& s, uint64_t* stats,
     stats[kDescBytesFromMemory] += taken * sizeof(ixgbe_adv_tx_desc);
     stats[kDescBytesToMemory] += reports * sizeof(ixgbe_adv_tx_desc) + (u.head_writeback ? 4 : 0);
   }
-  (void)sent_count;
 }
 
 __device__ void publish(const uint64_t* stats, uint64_t* out) {
   for (uint32_t k = 0; k < kStatCount; ++k) reinterpret_cast<volatile uint64_t*>(out)[k] = stats[k];
 }
 
-__global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
-    agent_kernel(Unit* units, uint32_t count, uint32_t* port_stalls, const uint32_t* stop) {
-  __shared__ WarpScratch scratch[kWarpsPerBlock];
-  const uint32_t lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  const uint32_t index = blockIdx.x * kWarpsPerBlock + warp;
-  if (index >= count) return;
-  Unit u = units[index];
-  WarpScratch& s = scratch[warp];
-  uint64_t stats[kStatCount];
-  for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = u.stats[k];  // a restart counts on
-  const bool has_rx = u.rx_regs != nullptr, has_tx = u.tx_regs != nullptr;
-  for (uint32_t round = 0;; ++round) {
-    if (round % kStopEvery == 0 &&
-        __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(stop) : 0, 0))
-      break;
-    // The round's reads across PCIe, issued together: what the wire side stored, and the tails.
-    uint32_t word = 0;
-    if (lane == 0 && has_rx) word = load_acquire_sys(u.rx_fifo.produced);
-    if (lane == 1 && has_rx) word = load_acquire_sys(&u.rx_regs->RDT);
-    if (lane == 2 && has_tx) word = load_acquire_sys(&u.tx_regs->TDT);
-    __syncwarp();  // orders every lane's reads below after those acquires
-    const uint32_t produced = __shfl_sync(kFullMask, word, 0);
-    const uint32_t rdt = __shfl_sync(kFullMask, word, 1);
-    const uint32_t tdt = __shfl_sync(kFullMask, word, 2);
-    if (has_rx) rx_round(u, produced, rdt, port_stalls, s, stats, lane);
-    if (has_tx) tx_round(u, tdt, s, stats, lane);
-    if (lane == 0 && round % kPublishEvery == 0) publish(stats, u.stats);
+// A block per queue (Unit). Only the first warp keeps the queue's state; the others copy.
+__global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* port_stalls, const uint32_t* stop) {
+  __shared__ Shared s;
+  __shared__ uint32_t has_rx, has_tx;
+  const uint32_t lane = threadIdx.x % kWarp;
+  const bool control = threadIdx.x < kWarp;
+  Unit u{};
+  uint64_t stats[kStatCount] = {};
+  if (control) {
+    u = units[blockIdx.x];
+    for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = u.stats[k];  // a restart counts on
+    if (lane == 0) {
+      has_rx = u.rx_regs != nullptr;
+      has_tx = u.tx_regs != nullptr;
+      s.stop = 0;
+      s.tx_from_host = u.tx_ring_in_host;
+    }
   }
-  if (lane == 0) {
+  __syncthreads();
+  for (uint32_t round = 0;; ++round) {
+    uint32_t produced = 0, rdt = 0, tdt = 0;
+    if (control) {
+      if (round % kStopEvery == 0) {
+        const uint32_t stop_now = __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(stop) : 0, 0);
+        if (lane == 0) s.stop = stop_now;
+      }
+      // The round's reads across PCIe, issued together: what the wire side stored, and the tails.
+      uint32_t word = 0;
+      if (lane == 0 && has_rx) word = load_acquire_sys(u.rx_fifo.produced);
+      if (lane == 1 && has_rx) word = load_acquire_sys(&u.rx_regs->RDT);
+      if (lane == 2 && has_tx) word = load_acquire_sys(&u.tx_regs->TDT);
+      __syncwarp();  // orders every lane's reads below after those acquires
+      produced = __shfl_sync(kFullMask, word, 0);
+      rdt = __shfl_sync(kFullMask, word, 1);
+      tdt = __shfl_sync(kFullMask, word, 2);
+    }
+    __syncthreads();
+    if (s.stop) break;
+    if (has_rx) rx_round(u, produced, rdt, port_stalls, s, stats);
+    if (has_tx) tx_round(u, tdt, s, stats);
+    if (control && lane == 0) {
+      ++stats[kRounds];
+      if (round % kPublishEvery == 0) publish(stats, u.stats);
+    }
+  }
+  if (control && lane == 0) {
     publish(stats, u.stats);
-    units[index] = u;
+    units[blockIdx.x] = u;
   }
 }
 
@@ -447,15 +491,21 @@ void GpuAgent::start() {
     read_registers(m.units[i], *m.ports[m.unit_port[i]], m.unit_queue[i]);
     m.units[i].port_queue_stalls_index = m.unit_port[i];
   }
-  GNF_CUDA_CHECK(cudaMemcpy(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit), cudaMemcpyHostToDevice));
+  // On the agent's stream (not the legacy default one, which would wait for spinning kernels).
+  GNF_CUDA_CHECK(cudaMemcpyAsync(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit),
+                                 cudaMemcpyHostToDevice, m.stream));
   store_release_sys(m.stop_flag, 0);
-  const uint32_t blocks = uint32_t((m.units.size() + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  agent_kernel<<<blocks, kWarp * kWarpsPerBlock, 0, m.stream>>>(reinterpret_cast<Unit*>(m.device_units.data()),
-                                                                uint32_t(m.units.size()),
-                                                                reinterpret_cast<uint32_t*>(m.device_stalls.data()),
-                                                                m.stop_flag);
+  agent_kernel<<<uint32_t(m.units.size()), kThreads, 0, m.stream>>>(
+      reinterpret_cast<Unit*>(m.device_units.data()), reinterpret_cast<uint32_t*>(m.device_stalls.data()), m.stop_flag);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
+}
+
+uint64_t GpuAgent::rounds() const {
+  const Impl& m = *impl_;
+  uint64_t sum = 0;
+  for (const Unit& u : m.units) sum += reinterpret_cast<const volatile uint64_t*>(u.stats)[kRounds];
+  return m.units.empty() ? 0 : sum / m.units.size();
 }
 
 void GpuAgent::stop() {
@@ -463,8 +513,10 @@ void GpuAgent::stop() {
   if (!m.running) return;
   store_release_sys(m.stop_flag, 1);
   m.running = false;
+  wait_for_stop(m.stream, "the GPU agent's kernel");
+  GNF_CUDA_CHECK(cudaMemcpyAsync(m.units.data(), m.device_units.data(), m.units.size() * sizeof(Unit),
+                                 cudaMemcpyDeviceToHost, m.stream));
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
-  GNF_CUDA_CHECK(cudaMemcpy(m.units.data(), m.device_units.data(), m.units.size() * sizeof(Unit), cudaMemcpyDeviceToHost));
 }
 
 }  // namespace gnf::nic

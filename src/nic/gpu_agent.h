@@ -50,6 +50,9 @@ class GpuAgent {
   void start();
   // Asks the kernel to stop and waits for it (its counters are then final). Idempotent.
   void stop();
+  // Rounds each queue's block has gone, on average (a diagnostic: the round time bounds the
+  // latency the agent adds). Any thread.
+  uint64_t rounds() const;
 
  private:
   struct Impl;

@@ -111,6 +111,9 @@ template <typename Wire>
 bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
   const PortOptions& o = port_.options();
   int64_t credit = 0;  // room in the port's buffer taken for this poll
+  // Once the buffer had no room, this poll does not ask again: the groups of an overloaded port
+  // would otherwise contend on its count for every frame they drop.
+  bool full = false;
   uint64_t lag_sum_ps = 0, lag_max_ps = 0, late = 0, runts = 0, oversize = 0, missed = 0, disabled = 0;
   uint32_t n = 0;
   Arrival a;
@@ -129,7 +132,8 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
       continue;
     }
     const uint32_t need = uint32_t(wire::l2_bytes(a.len));
-    if (credit < need && !port_.take_rx_buffer(credit, need)) {
+    if (credit < need && (full || !port_.take_rx_buffer(credit, need))) {
+      full = true;
       if (o.flow_control) {
         // XOFF: the partner holds this frame until the buffer drains.
         if (!pause_counted_) counters_.rx_pause.add();

@@ -139,8 +139,12 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   if (calibrate) return;  // the ports loop back: no driver
   if (router) make_slow_path(queues);
   if (bypass) {
-    bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->device_view());
+    // The agent first: a memory allocation (cudaMalloc, cudaHostAlloc) orders every kernel launched
+    // after it behind every kernel running before it (CUDA's implicit synchronisation), and the
+    // GPU driver may start one that never ends by itself (the GPU clock's, for one-way timing).
     agent_ = std::make_unique<nic::GpuAgent>(ports);
+    bypass_ = std::make_unique<driver::GpuBypass>(ports, queues, config_.driver, chain_->device_view());
+    planes_count_ = queues;
     if (config_.driver.one_way == driver::OneWay::Rx) gpu_sink_ = std::make_unique<wire::MeasuringSink>();
   } else {
     for (uint16_t q = 0; q < queues; ++q)
@@ -430,6 +434,8 @@ Snapshot Pipeline::snapshot() const {
     s.nfs.push_back(nf);
   }
   s.driver.host_tx = host_tx_frames_.load(std::memory_order_relaxed);
+  if (bypass_ && planes_count_) s.gpu_driver_polls = gpu.polls / planes_count_;
+  if (agent_) s.gpu_agent_rounds = agent_->rounds();
   if (netlink_) {
     const ctl::NetlinkSync::Counters& n = netlink_->counters();
     s.netlink = {{"routes_added", n.routes_added},  {"routes_removed", n.routes_removed}, {"addresses", n.addresses},

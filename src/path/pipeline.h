@@ -66,6 +66,9 @@ struct Snapshot {
   std::vector<std::pair<std::string, uint64_t>> slow_path;
   // [netlink]: what the sync took from the kernel (ctl/netlink_sync.h).
   std::vector<std::pair<std::string, uint64_t>> netlink;
+  // How often the GPU's persistent loops went round (per block, on average): the bypass driver's
+  // and the GPU agent's. A diagnostic: a loop's round time bounds the latency it adds.
+  uint64_t gpu_driver_polls = 0, gpu_agent_rounds = 0;
 
   // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.
@@ -176,6 +179,7 @@ class Pipeline {
   std::vector<std::unique_ptr<nic::Port>> ports_;
   std::vector<std::unique_ptr<driver::Plane>> planes_;   // cpu path
   std::unique_ptr<driver::GpuBypass> bypass_;            // bypass path
+  uint32_t planes_count_ = 0;                            // the bypass driver's blocks
   std::unique_ptr<nic::GpuAgent> agent_;                 // the NIC's DMA for rings in GPU memory (bypass)
 
   std::atomic<bool> running_{false};

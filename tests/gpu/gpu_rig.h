@@ -74,6 +74,18 @@ inline bool wait_drained(path::Pipeline& pipeline, double timeout_s) {
 inline bool run_to_end(path::Pipeline& pipeline, double timeout_s = 60) {
   pipeline.start();
   bool drained = wait_drained(pipeline, timeout_s);
+  if (!drained) {  // what is still in flight, to tell where it stuck
+    path::Snapshot s = pipeline.snapshot();
+    for (const path::PortStats& p : s.ports)
+      std::printf("not drained: port %s: offered %llu rx %llu tx %llu missed %llu no_desc %llu\n", p.name.c_str(),
+                  (unsigned long long)p.source_frames, (unsigned long long)p.rx_good_packets,
+                  (unsigned long long)p.tx_good_packets, (unsigned long long)p.rx_missed,
+                  (unsigned long long)p.rx_no_desc_drop);
+    std::printf("not drained: driver rx %llu tx %llu consumed %llu to_host %llu tx_full %llu\n",
+                (unsigned long long)s.driver.rx_packets, (unsigned long long)s.driver.tx_packets,
+                (unsigned long long)s.driver.consumed, (unsigned long long)s.driver.to_host,
+                (unsigned long long)s.driver.tx_ring_full);
+  }
   pipeline.stop();
   return drained;
 }
