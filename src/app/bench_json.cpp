@@ -194,8 +194,12 @@ nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapsh
 nlohmann::json gpu_loops_json(const path::Snapshot& a, const path::Snapshot& b) {
   const double seconds = double(b.time_ns - a.time_ns) / 1e9;
   auto per_second = [&](uint64_t before, uint64_t after) { return seconds > 0 ? double(after - before) / seconds : 0.0; };
+  const uint64_t rounds = b.gpu_agent.rounds - a.gpu_agent.rounds;
+  auto per_round = [&](uint64_t before, uint64_t after) { return rounds ? double(after - before) / double(rounds) : 0.0; };
   return {{"driver_polls_per_s", per_second(a.gpu_driver_polls, b.gpu_driver_polls)},
-          {"agent_rounds_per_s", per_second(a.gpu_agent_rounds, b.gpu_agent_rounds)}};
+          {"agent_rounds_per_s", per_second(a.gpu_agent.rounds, b.gpu_agent.rounds)},
+          {"agent_round_ns", per_round(a.gpu_agent.round_ns, b.gpu_agent.round_ns)},
+          {"agent_poll_ns", per_round(a.gpu_agent.poll_ns, b.gpu_agent.poll_ns)}};
 }
 
 // One-way trials time frames with the GPU's clock: how well it was tied to the host's.

@@ -66,10 +66,6 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   Impl& m = *impl_;
   m.chain = chain;
   m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr};
-  if (options.one_way != OneWay::Off) {
-    m.clock = std::make_unique<GpuClock>();
-    m.config.host_minus_gpu_ns = m.clock->device_offset();
-  }
   m.threads = (options.burst + kWarpSize - 1) / kWarpSize * kWarpSize;
 
   // Every block spins for good: all of them must be resident at once.
@@ -121,6 +117,13 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   m.plane_states = mem::Block(mem::Domain::Device, states.size() * sizeof(DevPlane));
   m.plane_states.copy_in(m.plane_states.data(), states.data(), states.size() * sizeof(DevPlane));
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+  // The clock last: its kernel starts at once and never ends by itself, and a memory allocation or
+  // a copy issued after a kernel started orders every kernel launched after it behind that kernel
+  // (CUDA's implicit synchronisation): the driver's own kernel would never start.
+  if (options.one_way != OneWay::Off) {
+    m.clock = std::make_unique<GpuClock>();
+    m.config.host_minus_gpu_ns = m.clock->device_offset();
+  }
 }
 
 GpuBypass::~GpuBypass() {

@@ -1,17 +1,12 @@
-// The GPU's global timer (%globaltimer, ns), and that time on the host's clock through the offset a
-// GpuClock (gpu_clock.h) keeps current in GPU memory. Device code only.
+// The GPU's global timer on the host's clock, through the offset a GpuClock (gpu_clock.h) keeps
+// current in GPU memory. Device code only.
 #pragma once
 #include <cstdint>
 
 #include "sync/ordering.h"
+#include "util/gpu_timer.cuh"
 
 namespace gnf::driver {
-
-__device__ __forceinline__ uint64_t global_timer_ns() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // host ns = GPU ns + *host_minus_gpu_ns; the offset moves while the clock tracks: read it relaxed.
 __device__ __forceinline__ uint64_t host_time_ns(uint64_t gpu_ns, const int64_t* host_minus_gpu_ns) {

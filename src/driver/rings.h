@@ -63,7 +63,9 @@ struct RxRingRef {
   // Whether the NIC has written back descriptor next + k. Once DD is seen (acquire), the length,
   // the hash and the packet bytes are too.
   GNF_INLINE bool done(uint32_t k) const {
-    return load_acquire_sys(&descs[(next + k) % entries].wb.upper.status_error) & nic::IXGBE_RXD_STAT_DD;
+    return poll_acquire(&descs[(next + k) % entries].wb.upper.status_error,
+                        [](uint32_t status) { return (status & nic::IXGBE_RXD_STAT_DD) != 0; }) &
+           nic::IXGBE_RXD_STAT_DD;
   }
 
   // Takes the packet of descriptor next + k (done) and refills the descriptor with slot `fresh`.
@@ -134,7 +136,9 @@ struct TxRingRef {
   // Whether the NIC has written DD back into the k-th oldest descriptor in use (DescWriteback).
   // Once DD is seen (acquire), the NIC has finished reading the slot.
   GNF_INLINE bool sent(uint32_t k) const {
-    return load_acquire_sys(&descs[(clean + k) % entries].wb.status) & nic::IXGBE_ADVTXD_STAT_DD;
+    return poll_acquire(&descs[(clean + k) % entries].wb.status,
+                        [](uint32_t status) { return (status & nic::IXGBE_ADVTXD_STAT_DD) != 0; }) &
+           nic::IXGBE_ADVTXD_STAT_DD;
   }
 
   // The first descriptor the NIC has not finished, as far as the completion mode tells (each an
@@ -142,8 +146,8 @@ struct TxRingRef {
   // descriptors: the GPU's thread-per-descriptor walk is in the bypass kernel.
   GNF_INLINE uint32_t completed_until() const {
     switch (completion) {
-      case TxCompletion::HeadRegister: return load_acquire_sys(tdh);
-      case TxCompletion::HeadWriteback: return load_acquire_sys(head_wb);
+      case TxCompletion::HeadRegister: return poll_acquire(tdh, [this](uint32_t head) { return head != clean; });
+      case TxCompletion::HeadWriteback: return poll_acquire(head_wb, [this](uint32_t head) { return head != clean; });
       case TxCompletion::DescWriteback: {
         const uint32_t busy = in_use();
         uint32_t k = 0;

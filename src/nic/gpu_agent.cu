@@ -12,6 +12,7 @@
 #include "util/cuda_check.h"
 #include "util/cuda_wait.h"
 #include "util/error.h"
+#include "util/gpu_timer.cuh"
 #include "sync/ordering.h"
 #include "wire/frame_size.h"
 
@@ -27,15 +28,15 @@ constexpr uint32_t kWarp = 32;
 constexpr uint32_t kThreads = 256;
 // 16-byte pieces each thread has in flight while it copies.
 constexpr uint32_t kUnroll = 8;
-// Rounds between the counters' trips to pinned memory (the host reads them every millisecond),
-// and between looks at the stop flag.
+// Rounds between the counters' trips to pinned memory (the host reads them every millisecond).
 constexpr uint32_t kPublishEvery = 64;
-constexpr uint32_t kStopEvery = 16;
 
 // What each queue's warp counts, published in this order into pinned memory.
 enum Stat : uint32_t {
   kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kTxBadDesc, kTxOverrun,
-  kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory, kRounds, kStatCount
+  kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory,
+  kRounds, kRoundNs, kPollNs,  // a diagnostic: the rounds gone, their time, and of it the polls' (a PCIe round trip)
+  kStatCount
 };
 
 // One block's queue: rx queue `queue` and tx queue `queue` of one port (either may be absent).
@@ -346,22 +347,30 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
     }
   }
   __syncthreads();
+  uint64_t round_start = global_timer_ns();
   for (uint32_t round = 0;; ++round) {
     uint32_t produced = 0, rdt = 0, tdt = 0;
     if (control) {
-      if (round % kStopEvery == 0) {
-        const uint32_t stop_now = __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(stop) : 0, 0);
-        if (lane == 0) s.stop = stop_now;
-      }
-      // The round's reads across PCIe, issued together: what the wire side stored, and the tails.
-      uint32_t word = 0;
-      if (lane == 0 && has_rx) word = load_acquire_sys(u.rx_fifo.produced);
-      if (lane == 1 && has_rx) word = load_acquire_sys(&u.rx_regs->RDT);
-      if (lane == 2 && has_tx) word = load_acquire_sys(&u.tx_regs->TDT);
-      __syncwarp();  // orders every lane's reads below after those acquires
-      produced = __shfl_sync(kFullMask, word, 0);
-      rdt = __shfl_sync(kFullMask, word, 1);
-      tdt = __shfl_sync(kFullMask, word, 2);
+      const uint64_t poll_start = global_timer_ns();
+      // The round's reads across PCIe in one instruction, one round trip: what the wire side
+      // stored, the tails and the stop word, relaxed (sync/ordering.h: polling on the GPU).
+      const uint32_t* word = stop;
+      if (lane == 0 && has_rx) word = u.rx_fifo.produced;
+      if (lane == 1 && has_rx) word = &u.rx_regs->RDT;
+      if (lane == 2 && has_tx) word = &u.tx_regs->TDT;
+      const uint32_t value = load_sys<MemoryOrder::Relaxed>(word);
+      produced = __shfl_sync(kFullMask, value, 0);
+      if (lane == 0) stats[kPollNs] += global_timer_ns() - poll_start;
+      rdt = __shfl_sync(kFullMask, value, 1);
+      tdt = __shfl_sync(kFullMask, value, 2);
+      const uint32_t stop_now = __shfl_sync(kFullMask, value, 3);
+      // Only what was found is acquired: frames the host stored (system scope), or descriptors
+      // queued by the driver (device scope) or by the host on its own queue (system scope); every
+      // lane fences after its own load, before any lane reads on.
+      if ((has_rx && produced != u.rx_consumed) || (has_tx && tdt != u.tdh && u.tx_ring_in_host)) acquire_fence_sys();
+      else if (has_tx && tdt != u.tdh) acquire_fence_gpu();
+      __syncwarp();
+      if (lane == 0) s.stop = stop_now;
     }
     __syncthreads();
     if (s.stop) break;
@@ -369,6 +378,9 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
     if (has_tx) tx_round(u, tdt, s, stats);
     if (control && lane == 0) {
       ++stats[kRounds];
+      const uint64_t now = global_timer_ns();
+      stats[kRoundNs] += now - round_start;
+      round_start = now;
       if (round % kPublishEvery == 0) publish(stats, u.stats);
     }
   }
@@ -501,11 +513,17 @@ void GpuAgent::start() {
   m.running = true;
 }
 
-uint64_t GpuAgent::rounds() const {
+GpuAgent::Loops GpuAgent::loops() const {
   const Impl& m = *impl_;
-  uint64_t sum = 0;
-  for (const Unit& u : m.units) sum += reinterpret_cast<const volatile uint64_t*>(u.stats)[kRounds];
-  return m.units.empty() ? 0 : sum / m.units.size();
+  Loops sum;
+  for (const Unit& u : m.units) {
+    const volatile uint64_t* v = u.stats;
+    sum.rounds += v[kRounds];
+    sum.round_ns += v[kRoundNs];
+    sum.poll_ns += v[kPollNs];
+  }
+  if (!m.units.empty()) sum = Loops{sum.rounds / m.units.size(), sum.round_ns / m.units.size(), sum.poll_ns / m.units.size()};
+  return sum;
 }
 
 void GpuAgent::stop() {

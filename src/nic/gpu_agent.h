@@ -50,9 +50,13 @@ class GpuAgent {
   void start();
   // Asks the kernel to stop and waits for it (its counters are then final). Idempotent.
   void stop();
-  // Rounds each queue's block has gone, on average (a diagnostic: the round time bounds the
+  // How each queue's block went round its loop, on average over the blocks: rounds, their time,
+  // and of it the time the round's poll across PCIe took (a diagnostic: the round time bounds the
   // latency the agent adds). Any thread.
-  uint64_t rounds() const;
+  struct Loops {
+    uint64_t rounds = 0, round_ns = 0, poll_ns = 0;
+  };
+  Loops loops() const;
 
  private:
   struct Impl;

@@ -12,7 +12,7 @@ GpuAgent::GpuAgent(const std::vector<Port*>&) {
 GpuAgent::~GpuAgent() = default;
 void GpuAgent::start() {}
 void GpuAgent::stop() {}
-uint64_t GpuAgent::rounds() const { return 0; }
+GpuAgent::Loops GpuAgent::loops() const { return {}; }
 
 }  // namespace gnf::nic
 #endif

@@ -435,7 +435,7 @@ Snapshot Pipeline::snapshot() const {
   }
   s.driver.host_tx = host_tx_frames_.load(std::memory_order_relaxed);
   if (bypass_ && planes_count_) s.gpu_driver_polls = gpu.polls / planes_count_;
-  if (agent_) s.gpu_agent_rounds = agent_->rounds();
+  if (agent_) s.gpu_agent = agent_->loops();
   if (netlink_) {
     const ctl::NetlinkSync::Counters& n = netlink_->counters();
     s.netlink = {{"routes_added", n.routes_added},  {"routes_removed", n.routes_removed}, {"addresses", n.addresses},

@@ -68,7 +68,8 @@ struct Snapshot {
   std::vector<std::pair<std::string, uint64_t>> netlink;
   // How often the GPU's persistent loops went round (per block, on average): the bypass driver's
   // and the GPU agent's. A diagnostic: a loop's round time bounds the latency it adds.
-  uint64_t gpu_driver_polls = 0, gpu_agent_rounds = 0;
+  uint64_t gpu_driver_polls = 0;
+  nic::GpuAgent::Loops gpu_agent;
 
   // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.

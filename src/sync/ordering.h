@@ -119,6 +119,40 @@ __device__ __forceinline__ void store_gpu(T* word, typename ordering_detail::Exa
 }
 #endif
 
+#if defined(__CUDACC__)
+// Polling on the GPU. A persistent loop that polls with ld.acquire.sys pays for a system-scope
+// fence on every poll, idle or not: measured on the H100 (bench/results/2026-11-23-h100-session10),
+// the bypass driver's loop, polling with acquire loads, went round 67 k times a second and the GPU
+// agent's 86 k, some 15 us a round, which is most of the latency each adds. So GPU loops poll with
+// relaxed loads (morally strong: they see the value, in one round trip) and, only when a poll found
+// something, fence with acquire: a relaxed load followed by an acquire fence is an acquire (PTX's
+// acquire pattern). The fence's scope is that of the word's writer: the device when it is a GPU
+// thread (the agent writes write-backs and heads for the driver, the driver tails for the agent),
+// the system when it is a host thread (the NIC model's FIFOs).
+__device__ __forceinline__ void acquire_fence_gpu() {
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+}
+__device__ __forceinline__ void acquire_fence_sys() {
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
+}
+#endif
+
+// A poll of a word that, when the reader is on the GPU, only GPU threads write (descriptor status
+// words and heads the GPU agent writes back for the GPU driver), of which the reader then reads
+// what its writer released: `ready(value)` says whether there is something to read. On the host an
+// acquire load; on the GPU a relaxed load and, when ready, an acquire fence at device scope (above).
+template <typename Ready>
+GNF_INLINE uint32_t poll_acquire(const uint32_t* word, Ready ready) {
+#if defined(__CUDA_ARCH__)
+  const uint32_t value = load_sys<MemoryOrder::Relaxed>(word);
+  if (ready(value)) acquire_fence_gpu();
+  return value;
+#else
+  (void)ready;
+  return load_acquire_sys(word);
+#endif
+}
+
 // A sequentially consistent fence at system scope (fence.sc.sys on the GPU): the store-then-load
 // handshake of the readers' grace periods (sync/readers.h) needs it on both sides.
 GNF_INLINE void fence_seq_cst_sys() {

@@ -20,7 +20,7 @@ namespace {
 
 // What a bypass kernel does to stamp a time: the global timer plus the published offset.
 __global__ void read_host_time(const int64_t* offset, uint64_t* out) {
-  *out = driver::host_time_ns(driver::global_timer_ns(), offset);
+  *out = driver::host_time_ns(gnf::global_timer_ns(), offset);
 }
 
 // Host time of a GPU read, bracketed by the host's times around its launch and completion.
