@@ -50,7 +50,8 @@ struct GpuBypass::Impl {
   std::mutex exceptions_mutex;
   std::vector<DevExceptionRing> arrivals;    // the same for the arrival rings (one_way = rx)
   std::vector<uint32_t> arrival_tails;
-  std::unique_ptr<GpuClock> clock;           // with a one-way mode
+  std::unique_ptr<GpuClock> clock;
+  bool clock_launched = false;           // with a one-way mode
   nf::NfChainView chain;
   KernelConfig config{};
   uint32_t threads = 0;
@@ -117,11 +118,9 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   m.plane_states = mem::Block(mem::Domain::Device, states.size() * sizeof(DevPlane));
   m.plane_states.copy_in(m.plane_states.data(), states.data(), states.size() * sizeof(DevPlane));
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
-  // The clock last: its kernel starts at once and never ends by itself, and a memory allocation or
-  // a copy issued after a kernel started orders every kernel launched after it behind that kernel
-  // (CUDA's implicit synchronisation): the driver's own kernel would never start.
+  // The clock's kernel is launched only once the data path's kernels run (start_clock()).
   if (options.one_way != OneWay::Off) {
-    m.clock = std::make_unique<GpuClock>();
+    m.clock = std::make_unique<GpuClock>(false);
     m.config.host_minus_gpu_ns = m.clock->device_offset();
   }
 }
@@ -144,7 +143,15 @@ void GpuBypass::start() {
                                                      m.config);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
-  if (m.clock) m.clock->start_tracking();
+  if (m.clock_launched) m.clock->start_tracking();  // a restart: the clock's kernel runs on
+}
+
+void GpuBypass::start_clock() {
+  Impl& m = *impl_;
+  if (!m.clock) return;
+  m.clock->launch();
+  m.clock_launched = true;
+  m.clock->start_tracking();
 }
 
 void GpuBypass::stop() {

@@ -61,6 +61,10 @@ class GpuBypass {
   // Idempotent.
   void stop();
   bool running() const;
+  // With a one-way mode: launches the GPU clock's kernel, calibrates and keeps it calibrated. Call
+  // after every other persistent kernel of the data path is running (gpu_clock.h says why); the
+  // timings the kernel takes before that use an offset of 0.
+  void start_clock();
 
   // Live counters (pinned memory the kernel writes), summed over planes.
   GpuPlaneCounters totals() const;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <mutex>
 
+#include <fmt/format.h>
+
 #include "driver/gpu_timer.cuh"
 #include "mem/block.h"
 #include "sync/mailbox.h"
@@ -80,16 +82,18 @@ struct GpuClock::Impl {
     const uint32_t seq = ++sequence;
     t0 = now_ns();
     box->post(seq);
-    const uint64_t give_up = t0 + 1'000'000'000;
+    // The first answer waits for the kernel to start and to have measured its timer's step.
+    const uint64_t give_up = t0 + (seq == 1 ? 10'000'000'000ull : 1'000'000'000ull);
     while (!box->has_completed(seq)) {
-      if (now_ns() > give_up) throw std::runtime_error("the GPU clock's kernel did not answer within a second");
+      if (now_ns() > give_up)
+        throw std::runtime_error(fmt::format("the GPU clock's kernel did not answer ping {} in time", seq));
     }
     t1 = now_ns();
     gpu = box->reply.gpu_ns;
   }
 };
 
-GpuClock::GpuClock() : impl_(std::make_unique<Impl>()) {
+GpuClock::GpuClock(bool launch_now) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.pinned = mem::Block(mem::Domain::HostPinned, sizeof(ClockMailbox));
   m.device = mem::Block(mem::Domain::Device, sizeof(int64_t));
@@ -98,10 +102,24 @@ GpuClock::GpuClock() : impl_(std::make_unique<Impl>()) {
   // On this stream, not the legacy default one, which would wait for every spinning kernel.
   GNF_CUDA_CHECK(cudaMemsetAsync(m.device.data(), 0, sizeof(int64_t), m.stream));
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  if (launch_now) launch();
+}
+
+void GpuClock::launch() {
+  Impl& m = *impl_;
+  if (m.kernel_running) return;
   clock_answer_kernel<<<1, 1, 0, m.stream>>>(m.box, reinterpret_cast<int64_t*>(m.device.data()));
   GNF_CUDA_CHECK_LAUNCH();
   m.kernel_running = true;
-  calibrate();
+  try {
+    calibrate();
+  } catch (...) {
+    // The kernel must end before any memory is freed: freeing waits for the whole device, and the
+    // kernel would never end by itself.
+    m.box->request_stop();
+    wait_for_stop(m.stream, "the GPU clock's kernel");
+    throw;
+  }
   {
     std::lock_guard lock(m.mutex);
     m.stats.timer_step_ns = m.box->reply.timer_step_ns;  // written before the first answer

@@ -31,8 +31,13 @@ class GpuClock {
   static constexpr uint32_t kPings = 32;
   static constexpr uint64_t kTrackingIntervalNs = 10'000'000;
 
-  // Launches the answering kernel on a stream of its own and calibrates once. Throws without CUDA.
-  GpuClock();
+  // Launches the answering kernel on a stream of its own and calibrates once (with `launch_now`;
+  // otherwise launch() does, later). Throws without CUDA.
+  explicit GpuClock(bool launch_now = true);
+  // Launches the kernel and calibrates, if not yet done. A data path starts its own persistent
+  // kernels first: seen on the H200, the bypass driver's kernel, launched while this one already
+  // spun, never started (gnf hung in the launch); launched after it, both run.
+  void launch();
   ~GpuClock();
   GpuClock(const GpuClock&) = delete;
   GpuClock& operator=(const GpuClock&) = delete;

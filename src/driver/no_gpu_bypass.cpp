@@ -12,6 +12,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>&, uint16_t, const DriverOptio
 GpuBypass::~GpuBypass() = default;
 void GpuBypass::start() {}
 void GpuBypass::stop() {}
+void GpuBypass::start_clock() {}
 bool GpuBypass::running() const { return false; }
 std::vector<HostFrame> GpuBypass::take_exceptions() { return {}; }
 std::vector<GpuArrival> GpuBypass::take_arrivals() { return {}; }

@@ -218,6 +218,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   driver_count = std::min<uint32_t>(driver_count, uint32_t(planes_.size()));
   if (bypass_) bypass_->start();
   if (agent_) agent_->start();
+  if (bypass_) bypass_->start_clock();
   if (netlink_) netlink_->start();
   if (bypass_ || slow_path_) {
     slow_path_running_.store(true);
