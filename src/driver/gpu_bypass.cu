@@ -146,6 +146,12 @@ void GpuBypass::start() {
   if (m.clock_launched) m.clock->start_tracking();  // a restart: the clock's kernel runs on
 }
 
+void GpuBypass::stop_clock() {
+  Impl& m = *impl_;
+  if (m.clock) m.clock->stop_kernel();
+  m.clock_launched = false;
+}
+
 void GpuBypass::start_clock() {
   Impl& m = *impl_;
   if (!m.clock) return;

@@ -65,6 +65,9 @@ class GpuBypass {
   // after every other persistent kernel of the data path is running (gpu_clock.h says why); the
   // timings the kernel takes before that use an offset of 0.
   void start_clock();
+  // Ends the GPU clock's kernel (one-way modes), which runs across stop() and start(): before the
+  // data path frees any memory.
+  void stop_clock();
 
   // Live counters (pinned memory the kernel writes), summed over planes.
   GpuPlaneCounters totals() const;

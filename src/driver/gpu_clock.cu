@@ -127,17 +127,21 @@ void GpuClock::launch() {
 }
 
 GpuClock::~GpuClock() {
+  stop_kernel();
+  if (impl_->stream) cudaStreamDestroy(impl_->stream);
+}
+
+void GpuClock::stop_kernel() {
   Impl& m = *impl_;
   stop_tracking();
-  if (m.kernel_running) {
-    m.box->request_stop();
-    try {
-      wait_for_stop(m.stream, "the GPU clock's kernel");
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "gnf: the GPU clock's kernel: %s\n", e.what());
-    }
+  if (!m.kernel_running) return;
+  m.box->request_stop();
+  m.kernel_running = false;
+  try {
+    wait_for_stop(m.stream, "the GPU clock's kernel");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gnf: the GPU clock's kernel: %s\n", e.what());
   }
-  if (m.stream) cudaStreamDestroy(m.stream);
 }
 
 const int64_t* GpuClock::device_offset() const { return reinterpret_cast<const int64_t*>(impl_->device.data()); }

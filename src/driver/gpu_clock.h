@@ -38,6 +38,9 @@ class GpuClock {
   // kernels first: seen on the H200, the bypass driver's kernel, launched while this one already
   // spun, never started (gnf hung in the launch); launched after it, both run.
   void launch();
+  // Stops tracking and ends the kernel (it spins until told): before any GPU or pinned memory is
+  // freed anywhere, since freeing waits for the whole device. The destructor does it too.
+  void stop_kernel();
   ~GpuClock();
   GpuClock(const GpuClock&) = delete;
   GpuClock& operator=(const GpuClock&) = delete;

@@ -13,6 +13,7 @@ GpuBypass::~GpuBypass() = default;
 void GpuBypass::start() {}
 void GpuBypass::stop() {}
 void GpuBypass::start_clock() {}
+void GpuBypass::stop_clock() {}
 bool GpuBypass::running() const { return false; }
 std::vector<HostFrame> GpuBypass::take_exceptions() { return {}; }
 std::vector<GpuArrival> GpuBypass::take_arrivals() { return {}; }

@@ -156,9 +156,10 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
 Pipeline::~Pipeline() {
   stop();
   // Before anything frees GPU or pinned memory (which waits for the whole device), no kernel may
-  // still spin: not the planes' runners, not the DMA engines' blocks.
+  // still spin: not the planes' runners, not the GPU agent, not the GPU clock's.
   for (auto& plane : planes_) plane->stop_gpu();
   if (agent_) agent_->stop();
+  if (bypass_) bypass_->stop_clock();
 }
 
 uint32_t Pipeline::queue_groups(const ctl::PortSpec& spec, const wire::Source* source) const {
