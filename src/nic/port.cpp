@@ -109,20 +109,26 @@ uint64_t Port::reserve_line(uint64_t wire_ps, uint64_t earliest_ps) {
   return start;
 }
 
+void Port::add_up(PortCounterSnapshot& counters, DmaCounterValues& dma) const {
+  for (const auto& g : groups_) {
+    add_port_counters(counters, g->counters());
+    add_counters(dma, g->dma_counters());
+  }
+  if (agent_counters_) agent_counters_(counters, dma);
+}
+
 PortCounterSnapshot Port::counters() const {
-  PortCounterSnapshot sum;
+  PortCounterSnapshot counters;
   DmaCounterValues dma;
-  for (const auto& g : groups_) add_port_counters(sum, g->counters());
-  if (agent_counters_) agent_counters_(sum, dma);
-  return sum;
+  add_up(counters, dma);
+  return counters;
 }
 
 DmaCounterValues Port::dma_counters() const {
   PortCounterSnapshot counters;
-  DmaCounterValues sum;
-  for (const auto& g : groups_) add_counters(sum, g->dma_counters());
-  if (agent_counters_) agent_counters_(counters, sum);
-  return sum;
+  DmaCounterValues dma;
+  add_up(counters, dma);
+  return dma;
 }
 
 }  // namespace gnf::nic

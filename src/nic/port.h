@@ -121,6 +121,9 @@ class Port {
   void set_agent_counters(AgentCounters add) { agent_counters_ = std::move(add); }
 
  private:
+  // Every group's counters and the GPU agent's, added to `counters` and `dma`.
+  void add_up(PortCounterSnapshot& counters, DmaCounterValues& dma) const;
+
   PortOptions options_;
   std::unique_ptr<PortRegs> own_regs_;
   PortRegs* regs_;

@@ -47,6 +47,8 @@ SCHEMA = {
                  "descriptor_bytes": {"to_memory": int, "from_memory": int}},
         "tail_writes_per_packet": NUMBER,
         "nic_model": {"late_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
+        "gpu_loops": {"driver_polls_per_s": NUMBER, "agent_rounds_per_s": NUMBER, "agent_round_ns": NUMBER,
+                      "agent_poll_ns": NUMBER},
         "gpu_clock": (type(None), dict),
     },
     "summary": dict,
