@@ -225,9 +225,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t now_ns = cfg.start_ns;
   port.start(now_ns);
 
-  const nic::PortCounterSnapshot pc = port.counters();
   auto drained = [&] {
     if (!port.rx_drained() || !port.tx_drained()) return false;
+    const nic::PortCounterSnapshot pc = port.counters();
     uint64_t rx = plane_sum(planes, &driver::PlaneCounters::rx_packets);
     uint64_t done = plane_sum(planes, &driver::PlaneCounters::tx_packets) +
                     plane_sum(planes, &driver::PlaneCounters::nf_drops) +
@@ -252,6 +252,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (auto& plane : planes) plane->poll(now_ns);
   }
+  const nic::PortCounterSnapshot pc = port.counters();
   if (rounds == max_rounds) {
     std::fprintf(stderr,
                  "frame_path_fuzz: not drained after %llu rounds: rx_drained %d tx_drained %d rx_good %llu "
