@@ -38,8 +38,9 @@ class TrialError(RuntimeError):
 
     @property
     def refused(self):
-        """Exit 1: a configuration the binary will not run (not a crash or a broken invariant)."""
-        return self.returncode == 1
+        """Exit 1 or 2: a configuration or a flag the binary will not run (not a crash or a broken
+        invariant: exit 3 or a signal)."""
+        return self.returncode in (1, 2)
 
     @property
     def needs_gpu(self):

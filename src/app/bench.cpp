@@ -8,12 +8,15 @@
 
 #include "app/bench_json.h"
 #include "app/environment.h"
+#include "app/exit_codes.h"
 #include "app/interrupts.h"
+#include "app/outputs.h"
 #include "util/nvml.h"
 #include "app/report.h"
 #include "mem/cuda_alloc.h"
 #include "path/pipeline.h"
 #include "util/clock.h"
+#include "util/error.h"
 
 namespace gnf::app {
 
@@ -74,7 +77,6 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
   const uint64_t warmup_ns = uint64_t(trial.warmup_s * 1e9), window_ns = uint64_t(trial.duration_s * 1e9);
   TrialRun run;
   run.first = pipeline.snapshot();
-  catch_interrupts();
   pipeline.start(warmup_ns, window_ns);
   run.start_ns = run.first.time_ns = pipeline.start_ns();
   const uint64_t window_start = run.start_ns + warmup_ns, window_end = window_start + window_ns;
@@ -126,7 +128,11 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
     run.gpu = sampler->summary();
   }
   run.at_window = at_window ? *at_window : pipeline.snapshot();  // stopped during the warm-up
-  pipeline.stop();
+  try {
+    pipeline.stop();
+  } catch (const UserError& e) {
+    run.output_error = e.what();  // a sink's file; the trial's JSON still says what was measured
+  }
   run.stop_ns = now_ns();
   run.end = pipeline.snapshot();
   return run;
@@ -159,14 +165,23 @@ std::unique_ptr<Nvml> open_nvml() {
 
 int run_bench(const BenchFlags& flags) {
   Trial trial = trial_from_flags(flags);
+  check_outputs(trial.config, flags.json_file);
+  JsonOutput json(flags.json_file);
   path::Pipeline pipeline(trial.config);
   std::unique_ptr<Nvml> nvml = open_nvml();
   nlohmann::json environment = environment_json(nvml.get());
   TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.quiet);
   nlohmann::json j = bench_json(trial, pipeline, run, environment);
-  write_json(j, flags.json_file);
+  std::vector<std::string> output_errors;
+  if (!run.output_error.empty()) output_errors.push_back(run.output_error);
+  if (std::string error = json.write(j); !error.empty()) {
+    output_errors.push_back(error);
+    std::fprintf(stderr, "gnf bench: the trial's JSON that could not be written:\n%s\n", j.dump(2).c_str());
+  }
   print_outcome(j["result"], run, flags.quiet);
-  return consistency_exit_code(j["summary"]);
+  const int consistency = consistency_exit_code(j["summary"]);
+  for (const std::string& error : output_errors) std::fprintf(stderr, "gnf: error: %s\n", error.c_str());
+  return consistency != kExitOk || output_errors.empty() ? consistency : kExitError;
 }
 
 }  // namespace gnf::app

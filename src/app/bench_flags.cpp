@@ -85,19 +85,11 @@ void check_one_way(const ctl::Config& c) {
 void set_offered_load(const BenchFlags& f, wire::GeneratorOptions& g, uint32_t line_gbps) {
   g.line_gbps = line_gbps;
   g.duration_ns = uint64_t((f.warmup_s + f.duration_s) * 1e9);
-  if (g.rate_gbps_l1 > 0) {
-    if (g.rate_gbps_l1 > line_gbps)
-      throw UserError(fmt::format("--rate-gbps: {} Gbit/s is above the line rate of port 0 ({} Gbit/s)",
-                                  g.rate_gbps_l1, line_gbps));
-  } else if (g.rate_pps > 0) {
-    if (wire::Generator(g).clamped()) {
-      wire::GeneratorOptions at_line_rate = g;
-      at_line_rate.rate_pps = 0;
-      double line_pps = wire::Generator(at_line_rate).rate_pps();
-      // The line rate rounded to a whole frame per second (as a harness writes it) is the line rate.
-      if (g.rate_pps > line_pps + 1)
-        throw UserError(fmt::format("--rate-pps: {} frames/s is above the line rate of port 0 for this size mix ({:.0f} frames/s)",
-                                    g.rate_pps, line_pps));
+  if (g.rate_gbps_l1 > 0 || g.rate_pps > 0) {
+    const ctl::RateProblem problem = ctl::above_line_rate(g, "port 0");
+    if (!problem.message.empty()) throw UserError(fmt::format("--{}: {}", problem.key == "rate_pps" ? "rate-pps" : "rate-gbps", problem.message));
+    // The line rate rounded to a whole frame per second (as a harness writes it) is the line rate.
+    if (g.rate_pps > 0 && wire::Generator(g).clamped()) {
       g.rate_pps = 0;
       g.rate_gbps_l1 = line_gbps;
     }
@@ -111,8 +103,7 @@ void set_offered_load(const BenchFlags& f, wire::GeneratorOptions& g, uint32_t l
 
 void add_bench_options(CLI::App& cmd, BenchFlags& f) {
   ConfigFlags& c = f.config;
-  auto* config = cmd.add_option("--config", f.config_file, "TOML config: its ports, driver and NF chain (the generator replaces its sources)")
-                     ->check(CLI::ExistingFile);
+  auto* config = cmd.add_option("--config", f.config_file, "TOML config: its ports, driver and NF chain (the generator replaces its sources)");
   auto* path = c.add(cmd, "--path", Table::Top, "path", ctl::path_names(), "Data path (default: the config's, else cpu)");
   cmd.add_flag("--calibrate", f.calibrate, "No driver, no NF: each port loops its rx buffer back to its tx line (the latency floor)")
       ->excludes(path);
@@ -187,6 +178,7 @@ Trial trial_from_flags(const BenchFlags& f) {
   c.ports.front().source.kind = ctl::SourceSpec::Kind::Generator;
   c.ports.front().source.generator = generator;
   check_one_way(c);
+  f.config.note_origins(c);
   return Trial{c, f.warmup_s, f.duration_s};
 }
 

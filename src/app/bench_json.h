@@ -21,6 +21,7 @@ struct TrialRun {
   bool on_schedule = true;   // the generator sent its whole schedule in real time
   bool interrupted = false;  // Ctrl-C
   std::optional<GpuSampler::Summary> gpu;  // with NVML only
+  std::string output_error;  // a sink that could not write its file ("" if none)
 };
 
 // Only after the pipeline stopped.

@@ -75,4 +75,19 @@ ctl::FlagOptions ConfigFlags::given(Table table) const {
   return options;
 }
 
+void ConfigFlags::note_origins(ctl::Config& config) const {
+  for (const Binding& b : bindings_) {
+    if (b.option->count() == 0) continue;
+    const std::string flag = b.option->get_name();
+    if (b.table == Table::Port) {
+      for (size_t p = 0; p < config.ports.size(); ++p) config.origins.note(fmt::format("port[{}].{}", p, b.key), flag);
+    } else if (b.table == Table::Source || b.table == Table::Sink) {
+      config.origins.note(fmt::format("port[0].{}.{}", b.table == Table::Source ? "source" : "sink", b.key), flag);
+    } else {
+      const char* table = table_name(b.table);
+      config.origins.note(*table ? fmt::format("{}.{}", table, b.key) : b.key, flag);
+    }
+  }
+}
+
 }  // namespace gnf::app

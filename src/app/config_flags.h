@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ctl/config.h"
 #include "ctl/flag_options.h"
 #include "ctl/option_rules.h"
 
@@ -38,6 +39,9 @@ class ConfigFlags {
 
   // After parsing: the flags given for `table`.
   ctl::FlagOptions given(Table table) const;
+  // After the Config is built: the keys the flags gave are theirs in its origins (errors found
+  // later name the flag). Port flags name every port's key; source and sink flags port 0's.
+  void note_origins(ctl::Config& config) const;
 
  private:
   CLI::Option* bind(CLI::Option* option, Table table, const std::string& key, const std::string& switch_value = "");

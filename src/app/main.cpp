@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 
 #include "app/bench.h"
+#include "app/exit_codes.h"
 #include "app/interrupts.h"
+#include "app/outputs.h"
 #include "app/report.h"
 #include "app/route.h"
 #include "app/run_flags.h"
@@ -32,8 +34,9 @@ int run(const gnf::app::RunFlags& flags) {
         "no port has a source: give --pcap-in or --gen (or a [port.source] or [port.link] in the config), or a "
         "--duration");
 
+  app::check_outputs(config, flags.json_file);
+  app::JsonOutput json(flags.json_file);
   path::Pipeline pipeline(config);
-  app::catch_interrupts();
 
   path::Snapshot first = pipeline.snapshot();
   pipeline.start();
@@ -69,12 +72,20 @@ int run(const gnf::app::RunFlags& flags) {
       next_stats += uint64_t(flags.stats_interval * 1e9);
     }
   }
+  // What was measured is reported even when an output failed; the failure is said after it.
+  std::vector<std::string> output_errors;
+  try {
+    pipeline.stop();
+  } catch (const UserError& e) {
+    output_errors.push_back(e.what());
+  }
   path::Snapshot end = pipeline.snapshot();
-  pipeline.stop();
-  end = pipeline.snapshot();
   nlohmann::json summary = app::summary_json(pipeline, first, end, drained);
-  app::write_json(summary, flags.json_file);
-  if (!flags.quiet) {
+  if (std::string error = json.write(summary); !error.empty()) {
+    output_errors.push_back(error);
+    std::fprintf(stderr, "gnf: the summary that could not be written:\n%s\n", summary.dump(2).c_str());
+  }
+  if (!flags.quiet || !output_errors.empty()) {
     const auto& acc = summary["accounting"];
     std::fprintf(stderr, "gnf: %s: offered %llu, accounted %llu%s\n", drained ? "done" : "stopped",
                  (unsigned long long)acc["offered"].get<uint64_t>(), (unsigned long long)acc["accounted"].get<uint64_t>(),
@@ -83,7 +94,9 @@ int run(const gnf::app::RunFlags& flags) {
       std::fprintf(stderr, "gnf: %s: rx %llu tx %llu packets\n", port["name"].get<std::string>().c_str(),
                    (unsigned long long)port["rx_packets"].get<uint64_t>(), (unsigned long long)port["tx_packets"].get<uint64_t>());
   }
-  return app::consistency_exit_code(summary);
+  const int consistency = app::consistency_exit_code(summary);
+  for (const std::string& error : output_errors) std::fprintf(stderr, "gnf: error: %s\n", error.c_str());
+  return consistency != app::kExitOk || output_errors.empty() ? consistency : app::kExitError;
 }
 
 }  // namespace
@@ -105,26 +118,39 @@ int main(int argc, char** argv) {
   std::vector<std::string> route_addresses;
   CLI::App* route_cmd = app.add_subcommand(
       "route", "Where the config's router sends packets to ADDRESS..., as `ip route get` says (no data path runs)");
-  route_cmd->add_option("-c,--config", route_config, "TOML config file with an l3fwd")->required()->check(CLI::ExistingFile);
+  route_cmd->add_option("-c,--config", route_config, "TOML config file with an l3fwd")->required();
   route_cmd->add_option("address", route_addresses, "IPv4 or IPv6 destinations")->required();
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    // bench promises the harness exit 1 for any bad flag or value (run keeps CLI11's codes).
-    return code != 0 && argc > 1 && std::string(argv[1]) == "bench" ? 1 : code;
+    // CLI11's own codes (105-114) say nothing to a script: every bad command line is a usage error.
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (!first.empty() && first[0] != '-' && first != "run" && first != "bench" && first != "route") {
+      std::fprintf(stderr, "gnf: error: '%s' is not a command; the commands are run, bench and route (gnf --help)\n",
+                   argv[1]);
+    } else {
+      app.exit(e);
+    }
+    return gnf::app::kExitUsage;
   }
+  // Before anything that must be undone (a link's XDP program, the GPU's kernels) exists: a Ctrl-C
+  // from then on ends a run or a trial in order, with its summary.
+  if (run_cmd->parsed() || bench_cmd->parsed()) gnf::app::catch_interrupts();
   try {
     if (run_cmd->parsed()) return run(f);
     if (route_cmd->parsed()) return gnf::app::run_route(route_config, route_addresses);
     if (bench_cmd->parsed()) return gnf::app::run_bench(bench_flags);
   } catch (const gnf::UserError& e) {
     std::fprintf(stderr, "gnf: error: %s\n", e.what());
-    return 1;
+    return gnf::app::kExitError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gnf: internal error: %s\n", e.what());
-    return 2;
+    return gnf::app::kExitInternal;
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "app/exit_codes.h"
 #include "util/error.h"
 #include "wire/frame_size.h"
 
@@ -246,25 +247,13 @@ int consistency_exit_code(const nlohmann::json& summary) {
   for (const auto& a : summary["slots"])
     if (!a["consistent"].get<bool>()) {
       std::fprintf(stderr, "gnf: internal error: slot accounting is inconsistent\n");
-      return 3;
+      return kExitInternal;
     }
   if (summary["accounting"]["drained"].get<bool>() && !summary["accounting"]["balanced"].get<bool>()) {
     std::fprintf(stderr, "gnf: internal error: packet counters do not add up\n");
-    return 3;
+    return kExitInternal;
   }
-  return 0;
-}
-
-void write_json(const nlohmann::json& j, const std::string& file) {
-  if (file.empty()) return;
-  std::string text = j.dump(2);
-  if (file == "-") {
-    std::cout << text << "\n";
-    return;
-  }
-  std::ofstream out(file);
-  if (!out) throw UserError(fmt::format("{}: cannot write the JSON summary", file));
-  out << text << "\n";
+  return kExitOk;
 }
 
 }  // namespace gnf::app

@@ -23,7 +23,4 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
 // the counters of a drained run do not add up, else 0.
 int consistency_exit_code(const nlohmann::json& summary);
 
-// Writes `j`, indented, to `file` ("-": stdout; "": nowhere). Throws gnf::UserError if it cannot.
-void write_json(const nlohmann::json& j, const std::string& file);
-
 }  // namespace gnf::app

@@ -6,7 +6,8 @@ namespace gnf::app {
 
 void add_run_options(CLI::App& cmd, RunFlags& f) {
   ConfigFlags& c = f.config;
-  auto* config_opt = cmd.add_option("-c,--config", f.config_file, "TOML config file (see configs/)")->check(CLI::ExistingFile);
+  // Files are checked when they are read (exit 1, naming the flag), not as flags (a usage error).
+  auto* config_opt = cmd.add_option("-c,--config", f.config_file, "TOML config file (see configs/)");
   c.add(cmd, "--path", Table::Top, "path", ctl::path_names(), "Data path");
   c.add(cmd, "--duration", Table::Top, "duration", ctl::rule::kSeconds, "Seconds to run (0: until the sources end or Ctrl-C)");
   cmd.add_option("--json", f.json_file, "Write the JSON summary to FILE ('-' for stdout)");
@@ -18,10 +19,13 @@ void add_run_options(CLI::App& cmd, RunFlags& f) {
         "Driver threads (each owns whole planes; 0: one per queue)");
   // The single-port quick forms; a config file says all of this and more.
   auto group = "Single port without a config file";
+  CLI::Option* pcap_in = c.add_file(cmd, "--pcap-in", Table::Source, "file", "Replay this pcap into port0");
+  CLI::Option* gen = c.add_switch(cmd, "--gen", Table::Source, "type", "generator", "Feed port0 from the traffic generator");
+  gen->excludes(pcap_in);
   std::vector<CLI::Option*> port_opts = {
-      c.add_file(cmd, "--pcap-in", Table::Source, "file", "Replay this pcap into port0")->check(CLI::ExistingFile),
+      pcap_in,
       c.add(cmd, "--timing", Table::Source, "timing", ctl::pcap_timing_names(), "pcap timing"),
-      c.add_switch(cmd, "--gen", Table::Source, "type", "generator", "Feed port0 from the traffic generator"),
+      gen,
       c.add_list(cmd, "--size", Table::Source, "size", ctl::rule::kFrameSize, "Generator frame size(s) in bytes with FCS"),
       c.add_switch(cmd, "--imix", Table::Source, "imix", "true", "Generator: simple IMIX (7:4:1 of 64/594/1518 B)"),
       c.add(cmd, "--flows", Table::Source, "flows", ctl::rule::kFlows, "Generator flows"),
@@ -44,8 +48,7 @@ void add_run_options(CLI::App& cmd, RunFlags& f) {
 
 namespace {
 
-// Port 0 as the quick-form flags describe it: a pcap file (--pcap-in, which wins over --gen) or
-// the generator in, l2fwd, a pcap file out.
+// Port 0 as the quick-form flags describe it: a pcap file (--pcap-in) or the generator (--gen) in, l2fwd, a pcap file out.
 ctl::Config single_port(const RunFlags& f) {
   ctl::Config c;
   ctl::PortSpec port = ctl::new_port(0);
@@ -70,6 +73,7 @@ ctl::Config config_from_flags(const RunFlags& f) {
   ctl::read_top(top, c);
   ctl::read_driver(driver, c);
   ctl::read_nic(nic, c);
+  f.config.note_origins(c);
   return c;
 }
 

@@ -1,13 +1,13 @@
 #include "ctl/config.h"
 
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "ctl/config_builder.h"
 #include "ctl/toml_table.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/memory_budget.h"
 #include "util/name_table.h"
 
 namespace gnf::ctl {
@@ -84,8 +84,27 @@ nf::NfSpec parse_nf(TomlTable t, size_t index) {
   return spec;
 }
 
+// Notes the line of every key in `table` and the tables inside it, under `prefix` ("port[0].").
+void note_origins(const toml::table& table, const std::string& file, const std::string& prefix, Origins& origins) {
+  for (auto&& [key, node] : table) {
+    const std::string name = prefix + std::string(key.str());
+    origins.note(name, fmt::format("{}:{}: {}", file, node.source().begin.line, name));
+    if (const toml::table* inner = node.as_table()) note_origins(*inner, file, name + ".", origins);
+    if (const toml::array* tables = node.as_array(); tables && tables->is_array_of_tables())
+      for (size_t i = 0; i < tables->size(); ++i)
+        note_origins(*tables->get(i)->as_table(), file, fmt::format("{}[{}].", name, i), origins);
+  }
+}
+
 }  // namespace
 
+std::string Origins::of(const std::string& key, const std::string& file) const {
+  auto it = by_key_.find(key);
+  if (it != by_key_.end()) return it->second;
+  return file.empty() ? key : fmt::format("{}: {}", file, key);
+}
+
+std::string where(const Config& config, const std::string& key) { return config.origins.of(key, config.file); }
 
 std::string_view path_name(PathKind kind) { return kind == PathKind::Calibrate ? "calibrate" : name_of(kPaths, kind); }
 PathKind path_from_name(const std::string& name) { return from_name(kPaths, name); }
@@ -115,15 +134,14 @@ Config parse_config(std::string_view text, const std::string& file_name) {
   }
   t.reject_unknown();
   if (c.ports.empty()) throw UserError(fmt::format("{}:1: port: configure at least one [[port]]", file_name));
+  note_origins(root, file_name, "", c.origins);
   return c;
 }
 
 Config load_config(const std::string& file_name) {
-  std::ifstream in(file_name);
-  if (!in) throw UserError(fmt::format("{}: cannot read the config file", file_name));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), file_name);
+  // A config is a page or two; 16 MiB leaves room for generated ones and stops /dev/zero.
+  constexpr size_t kMaxConfigBytes = size_t(16) << 20;
+  return parse_config(read_input_file(file_name, kMaxConfigBytes), file_name);
 }
 
 nf::NfContext nf_context(const Config& config) {
@@ -146,35 +164,62 @@ std::map<std::string, uint16_t> port_numbers(const Config& config) {
 void validate(const Config& c) {
   for_each_driver_count(c, [&](const char* key, const IntRule& rule, const auto& value) {
     std::string problem = rule.problem(int64_t(value), Given::InFile);
-    if (!problem.empty()) throw UserError(fmt::format("{}: driver.{}: {}", c.file, key, problem));
+    if (!problem.empty()) throw UserError(fmt::format("{}: {}", where(c, fmt::format("driver.{}", key)), problem));
   });
   if (c.ports.empty()) throw UserError(fmt::format("{}: no ports configured", c.file));
   if (c.ports.size() > nf::kMaxPorts)
     throw UserError(fmt::format("{}: {} ports configured; at most {}", c.file, c.ports.size(), nf::kMaxPorts));
   const auto& first = c.ports.front().nic;
-  for (const PortSpec& p : c.ports) {
-    if (p.nic.rx_queues != first.rx_queues || p.nic.tx_queues != first.tx_queues || p.nic.rx_queues != p.nic.tx_queues)
+  for (size_t i = 0; i < c.ports.size(); ++i) {
+    const PortSpec& p = c.ports[i];
+    auto key = [&](const char* name) { return fmt::format("port[{}].{}", i, name); };
+    if (p.nic.rx_queues != first.rx_queues || p.nic.tx_queues != first.tx_queues || p.nic.rx_queues != p.nic.tx_queues) {
+      const char* given = c.origins.has(key("tx_queues")) ? "tx_queues"
+                          : c.origins.has(key("rx_queues")) ? "rx_queues" : "queues";
       throw UserError(fmt::format(
-          "{}: port '{}': every port needs the same number of rx and tx queues (queue q of each port "
-          "belongs to driver plane q)", c.file, p.nic.name));
-    if (p.nic.max_frame_bytes > c.driver.slot_size)
-      throw UserError(fmt::format("{}: port '{}': max_frame ({} B) does not fit in driver.slot_size ({} B)", c.file,
-                                  p.nic.name, p.nic.max_frame_bytes + wire::kFcsBytes, c.driver.slot_size));
+          "{}: port '{}': every port needs the same number of rx and tx queues (queue q of each port belongs to "
+          "driver plane q)", where(c, key(given)), p.nic.name));
+    }
+    if (p.nic.max_frame_bytes > c.driver.slot_size) {
+      // Named by the key the user gave: the slot size, unless the frame size was given.
+      if (!c.origins.has(key("max_frame")) && c.origins.has("driver.slot_size"))
+        throw UserError(fmt::format("{}: {} B slots cannot hold the frames of port '{}' (max_frame {} B)",
+                                    where(c, "driver.slot_size"), c.driver.slot_size, p.nic.name,
+                                    p.nic.max_frame_bytes + wire::kFcsBytes));
+      throw UserError(fmt::format("{}: {} B does not fit in driver.slot_size ({} B)", where(c, key("max_frame")),
+                                  p.nic.max_frame_bytes + wire::kFcsBytes, c.driver.slot_size));
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (c.ports[j].nic.name == p.nic.name)
+        throw UserError(fmt::format("{}: '{}' is port {}'s name too: ports are told apart by name", where(c, key("name")),
+                                    p.nic.name, j));
   }
+  // Memory, before anything is allocated: every plane has a pool per port; each port its buffers.
+  const uint64_t queues = first.rx_queues, ports = c.ports.size();
+  const uint64_t pools = uint64_t(c.driver.slots_per_pool()) * c.driver.slot_size * queues * ports;
+  if (std::string problem = memory_problem(pools, fmt::format("{} pools of {} slots of {} B", queues * ports,
+                                                                c.driver.slots_per_pool(), c.driver.slot_size));
+      !problem.empty())
+    throw UserError(fmt::format("{}: {}", where(c, c.origins.has("driver.pool_slots") ? "driver.pool_slots"
+                                                                                          : "driver.slot_size"), problem));
+  uint64_t buffers = 0;
+  for (const PortSpec& p : c.ports) buffers += uint64_t(p.nic.rx_buffer_bytes) + p.nic.tx_buffer_bytes;
+  if (std::string problem = memory_problem(buffers, "the ports' rx and tx buffers"); !problem.empty())
+    throw UserError(fmt::format("{}: {}", where(c, "port[0].rx_buffer_kib"), problem));
   if (c.driver.tx_completion == driver::TxCompletion::None && c.path != PathKind::Bypass)
-    throw UserError(fmt::format("{}: driver.tx_completion: \"none\" (no tx flow control) is a bypass-path experiment; "
-                                "the {} path needs a completion mode", c.file, path_name(c.path)));
+    throw UserError(fmt::format("{}: \"none\" (no tx flow control) is a bypass-path experiment; the {} path needs a "
+                                "completion mode", where(c, "driver.tx_completion"), path_name(c.path)));
   if (c.driver.tx_completion == driver::TxCompletion::None && c.driver.tx_full_wait)
-    throw UserError(fmt::format("{}: driver.tx_full: \"wait\" needs tx completions, and tx_completion is \"none\"",
-                                c.file));
+    throw UserError(fmt::format("{}: \"wait\" needs tx completions, and tx_completion is \"none\"",
+                                where(c, "driver.tx_full")));
   if (c.driver.one_way != driver::OneWay::Off && c.path != PathKind::Bypass)
-    throw UserError(fmt::format("{}: driver.one_way: \"{}\" times one side of the GPU driver; the {} path has none "
-                                "(use path = \"bypass\")", c.file, driver::one_way_name(c.driver.one_way),
+    throw UserError(fmt::format("{}: \"{}\" times one side of the GPU driver; the {} path has none (use path = "
+                                "\"bypass\")", where(c, "driver.one_way"), driver::one_way_name(c.driver.one_way),
                                 path_name(c.path)));
   // A burst polls that many descriptors ahead: on the bypass path it must stay inside the ring.
   if (c.path == PathKind::Bypass && c.driver.burst >= c.driver.rx_ring_size)
-    throw UserError(fmt::format("{}: driver.burst: must be smaller than driver.rx_ring ({}) on the bypass path (a "
-                                "burst polls that many descriptors)", c.file, c.driver.rx_ring_size));
+    throw UserError(fmt::format("{}: must be smaller than driver.rx_ring ({}) on the bypass path (a burst polls that "
+                                "many descriptors)", where(c, "driver.burst"), c.driver.rx_ring_size));
 }
 
 }  // namespace gnf::ctl

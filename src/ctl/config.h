@@ -54,8 +54,24 @@ std::string_view path_name(PathKind kind);
 PathKind path_from_name(const std::string& name);
 std::vector<std::string> path_names();
 
+// Where each option of a Config was given, for errors found after reading (across fields, or in
+// the files an option names): by key ("driver.slot_size", "port[1].max_frame",
+// "port[0].source.file", "nf[0].routes"), "file:line: key" for a config file's, the flag for a
+// command line's (a flag given on top of a file wins, as its value does).
+class Origins {
+ public:
+  void note(const std::string& key, std::string origin) { by_key_[key] = std::move(origin); }
+  bool has(const std::string& key) const { return by_key_.count(key) != 0; }
+  // How an error names `key`: where it was given, else "file: key" (the default was used).
+  std::string of(const std::string& key, const std::string& file) const;
+
+ private:
+  std::map<std::string, std::string> by_key_;
+};
+
 struct Config {
   std::string file = "<command line>";
+  Origins origins;
   PathKind path = PathKind::Cpu;
   double duration_s = 0;  // 0: until every source is exhausted, or Ctrl-C
   std::vector<PortSpec> ports;
@@ -77,6 +93,9 @@ Config load_config(const std::string& file_name);
 // by their rules again: a Config built in code has not been through the readers, and the drivers
 // rely on them. path::Pipeline runs it, whoever built the Config. Throws UserError.
 void validate(const Config& config);
+
+// "where: " for `key` of this Config (Origins::of), to begin an error message with.
+std::string where(const Config& config, const std::string& key);
 
 // What the NFs may know of the ports: their number, MACs and addresses (nf/context.h).
 nf::NfContext nf_context(const Config& config);

@@ -92,6 +92,8 @@ void read_source(OptionSource& options, SourceSpec& source, uint32_t line_gbps) 
     source.kind = SourceSpec::Kind::Generator;
     source.generator.line_gbps = line_gbps;
     read_generator(options, source.generator);
+    const RateProblem problem = above_line_rate(source.generator, "its port");
+    if (!problem.message.empty()) options.fail(problem.key, problem.message);
   }
 }
 
@@ -111,6 +113,21 @@ void read_generator(OptionSource& options, wire::GeneratorOptions& g) {
   if (options.has("duration")) g.duration_ns = uint64_t(options.get_number("duration", 0, rule::kSeconds) * 1e9);
   g.src_mac = read_mac(options, "src_mac", g.src_mac);
   g.dst_mac = read_mac(options, "dst_mac", g.dst_mac);
+}
+
+RateProblem above_line_rate(const wire::GeneratorOptions& g, const std::string& port) {
+  if (g.rate_gbps_l1 > g.line_gbps)
+    return {"rate_gbps", fmt::format("{} Gbit/s is above the line rate of {} ({} Gbit/s)", g.rate_gbps_l1, port,
+                                     g.line_gbps)};
+  if (g.rate_pps > 0 && wire::Generator(g).clamped()) {
+    wire::GeneratorOptions at_line_rate = g;
+    at_line_rate.rate_pps = 0;
+    const double line_pps = wire::Generator(at_line_rate).rate_pps();
+    if (g.rate_pps > line_pps + 1)
+      return {"rate_pps", fmt::format("{} frames/s is above the line rate of {} for this size mix ({:.0f} frames/s)",
+                                      g.rate_pps, port, line_pps)};
+  }
+  return {};
 }
 
 void read_sink(OptionSource& options, SinkSpec& sink) {

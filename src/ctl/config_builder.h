@@ -41,6 +41,15 @@ void read_nic(OptionSource& options, Config& c);
 nf::NfSpec command_line_nf(const std::string& type, const std::string& where,
                            const std::map<std::string, std::string>& params);
 
+// A generator's rate above its port's line rate (line_gbps set): which key says so ("rate_gbps" or
+// "rate_pps"), and what is wrong; an empty message when the rate fits. A rate_pps within a frame per
+// second of the line rate (a harness rounds it) fits.
+struct RateProblem {
+  std::string key;
+  std::string message;
+};
+RateProblem above_line_rate(const wire::GeneratorOptions& generator, const std::string& port);
+
 // The names of a pcap source's timing ("max", "original", "rate").
 std::vector<std::string> pcap_timing_names();
 

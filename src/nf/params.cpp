@@ -51,12 +51,25 @@ bool Params::get_bool(const std::string& key, bool fallback) const {
   fail(key, "expected true or false");
 }
 
-std::string Params::get_path(const std::string& key) const {
-  std::string path = get_string(key, "");
+std::string Params::resolve(const std::string& path) const {
   if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
   std::filesystem::path dir = std::filesystem::path(file_).parent_path();
   if (file_ == "<command line>" || dir.empty()) return path;
   return (dir / path).lexically_normal().string();
+}
+
+std::string Params::get_path(const std::string& key) const { return resolve(get_string(key, "")); }
+
+std::vector<std::string> Params::keys() const {
+  std::vector<std::string> out;
+  for (const auto& entry : values_) out.push_back(entry.first);
+  return out;
+}
+
+std::string Params::path_if_string(const std::string& key) const {
+  auto it = values_.find(key);
+  const std::string* text = it == values_.end() ? nullptr : std::get_if<std::string>(&it->second.value);
+  return text ? resolve(*text) : "";
 }
 
 int Params::line_of(const std::string& key) const {

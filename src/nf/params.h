@@ -30,6 +30,10 @@ class Params {
   bool get_bool(const std::string& key, bool fallback) const;
   // A file name; a relative one starts at the config file's folder. Empty when absent.
   std::string get_path(const std::string& key) const;
+  // Every key given, and a string value taken as get_path takes it ("" for other values), without
+  // counting as asked for: for checks that look at every file a config names.
+  std::vector<std::string> keys() const;
+  std::string path_if_string(const std::string& key) const;
   // The line the key's value is on (the table's line when absent), for errors found later.
   int line_of(const std::string& key) const;
   const std::string& file() const { return file_; }
@@ -42,6 +46,7 @@ class Params {
 
  private:
   const ParamValue* find(const std::string& key) const;
+  std::string resolve(const std::string& path) const;
   std::string file_ = "<command line>";
   int line_ = 0;
   std::string where_;

@@ -394,8 +394,17 @@ void Pipeline::stop() {
   for (auto& t : nic_threads_) t.join();
   if (agent_) agent_->stop();
   for (auto& plane : planes_) host_frames_ += plane->take_host_frames().size();
+  // Every sink is finished, whichever fails: a failed capture must not cost the others theirs.
+  std::string failed;
   for (auto& port_sinks : sinks_)
-    for (auto& sink : port_sinks) sink->finish();
+    for (auto& sink : port_sinks) {
+      try {
+        sink->finish();
+      } catch (const UserError& e) {
+        if (failed.empty()) failed = e.what();
+      }
+    }
+  if (!failed.empty()) throw UserError(failed);
 }
 
 Snapshot Pipeline::snapshot() const {

@@ -96,7 +96,8 @@ class Pipeline {
   void stop_sources();
   // True once every source is exhausted and every packet has left or been counted as dropped.
   bool drained() const;
-  // Stops the threads and closes the wires. Idempotent.
+  // Stops the threads and closes the wires. Idempotent. Throws UserError, once everything has
+  // stopped and every sink has been finished, if a sink could not write its file.
   void stop();
 
   Snapshot snapshot() const;

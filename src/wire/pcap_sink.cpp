@@ -4,6 +4,9 @@
 #include <pcap/pcap.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <utility>
 
@@ -57,10 +60,18 @@ void PcapSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) {
 
 void PcapSink::finish() {
   if (!dumper_) return;
-  bool flushed = pcap_dump_flush(dumper_) == 0;
+  // pcap_dump() writes through stdio and says nothing when a write fails: a failure while the
+  // run went on is in the stream's error flag, and the flush reports the rest.
+  FILE* file = pcap_dump_file(dumper_);
+  const bool flushed = pcap_dump_flush(dumper_) == 0;
+  const int error = errno;
+  const bool written = flushed && !std::ferror(file);
   pcap_dump_close(dumper_);
   dumper_ = nullptr;
-  if (!flushed) throw UserError(fmt::format("pcap file {}: writing it failed (disk full?)", file_));
+  if (!written)
+    throw UserError(fmt::format("pcap file {}: writing it failed ({}); {} frames were to go into it", file_,
+                                flushed ? "a write during the run was refused: is the disk full?" : std::strerror(error),
+                                frames_));
 }
 
 }  // namespace gnf::wire

@@ -206,38 +206,40 @@ def test_json_to_stdout_with_a_progress_bar_on_stderr(gnf):
     assert "gnf bench: sent 3000, received 3000, lost 0" in stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--one-way", "rx"], "--one-way: only the bypass path has a GPU side to time, and this trial's path is cpu"),
-    (["--one-way", "sideways"], "--one-way"),
-    (["--path", "bypass", "--one-way", "tx", "--size", 64],
+# A value its flag's own rule refuses, or flags CLI11 knows exclude each other: a usage error (2).
+# A value that conflicts with the rest of the trial: a refused configuration (1).
+@pytest.mark.parametrize("code,args,message", [
+    (1, ["--one-way", "rx"], "--one-way: only the bypass path has a GPU side to time, and this trial's path is cpu"),
+    (2, ["--one-way", "sideways"], "--one-way"),
+    (1, ["--path", "bypass", "--one-way", "tx", "--size", 64],
      "--one-way tx: a 64 B frame has no room behind its stamp for the GPU's departure time"),
-    (["--path", "bypass", "--one-way", "tx", "--ip", 6, "--size", 91],
+    (1, ["--path", "bypass", "--one-way", "tx", "--ip", 6, "--size", 91],
      "use frames of 92 B or more"),
-    (["--staged-mode", "fast"], "--staged-mode"),
-    (["--tx-writeback-fc", "--tx-completion", "head"], "--tx-writeback-fc: it means --tx-completion writeback"),
-    (["--tx-completion", "none"], "driver.tx_completion: \"none\" (no tx flow control) is a bypass-path experiment"),
-    (["--speed", 11], "--speed"),
-    (["--load", 0], "--load: 0 is not a percentage above 0 and at most 100"),
-    (["--load", 101], "--load"),
-    (["--load", 50, "--rate-pps", 100], "--load excludes --rate-pps"),
-    (["--size", 64, "--imix"], "--size excludes --imix"),
-    (["--size", 63], "--size"),
-    (["--ip", 6, "--size", 84, 64], "--size: 64 B is too small for UDP/IPv6 test frames"),
-    (["--rate-pps", 2e7], "--rate-pps: 20000000 frames/s is above the line rate of port 0 for this size mix"),
-    (["--rate-gbps", 11], "--rate-gbps: 11 Gbit/s is above the line rate of port 0 (10 Gbit/s)"),
-    (["--rx-ring", 100], "--rx-ring: 100 is not a multiple of 8"),
-    (["--tx-ring", 12], "--tx-ring: 12 is not a multiple of 8"),
-    (["--ports", 3], "--ports"),
-    (["--calibrate", "--path", "cpu"], "--path excludes --calibrate"),
-    (["--duration", 0], "--duration"),
-    (["--warmup", -1], "--warmup"),
-    (["--queues", 65], "--queues"),
-    (["--tx-completion", "never"], "--tx-completion"),
-    (["--no-such-flag"], "--no-such-flag"),
+    (2, ["--staged-mode", "fast"], "--staged-mode"),
+    (1, ["--tx-writeback-fc", "--tx-completion", "head"], "--tx-writeback-fc: it means --tx-completion writeback"),
+    (1, ["--tx-completion", "none"], "--tx-completion: \"none\" (no tx flow control) is a bypass-path experiment"),
+    (2, ["--speed", 11], "--speed"),
+    (2, ["--load", 0], "--load: 0 is not a percentage above 0 and at most 100"),
+    (2, ["--load", 101], "--load"),
+    (2, ["--load", 50, "--rate-pps", 100], "--load excludes --rate-pps"),
+    (2, ["--size", 64, "--imix"], "--size excludes --imix"),
+    (2, ["--size", 63], "--size"),
+    (1, ["--ip", 6, "--size", 84, 64], "--size: 64 B is too small for UDP/IPv6 test frames"),
+    (1, ["--rate-pps", 2e7], "--rate-pps: 20000000 frames/s is above the line rate of port 0 for this size mix"),
+    (1, ["--rate-gbps", 11], "--rate-gbps: 11 Gbit/s is above the line rate of port 0 (10 Gbit/s)"),
+    (2, ["--rx-ring", 100], "--rx-ring: 100 is not a multiple of 8"),
+    (2, ["--tx-ring", 12], "--tx-ring: 12 is not a multiple of 8"),
+    (2, ["--ports", 3], "--ports"),
+    (2, ["--calibrate", "--path", "cpu"], "--path excludes --calibrate"),
+    (2, ["--duration", 0], "--duration"),
+    (2, ["--warmup", -1], "--warmup"),
+    (2, ["--queues", 65], "--queues"),
+    (2, ["--tx-completion", "never"], "--tx-completion"),
+    (2, ["--no-such-flag"], "--no-such-flag"),
 ])
-def test_a_bad_flag_exits_1_naming_it(gnf, args, message):
+def test_a_bad_flag_is_refused_naming_it(gnf, code, args, message):
     result = gnf(*args, command="bench")
-    assert result.returncode == 1, (result.returncode, result.stderr)
+    assert result.returncode == code, (result.returncode, result.stderr)
     assert message in result.stderr, result.stderr
     assert result.summary is None
 
@@ -246,7 +248,7 @@ def test_ports_cannot_override_a_config(gnf, tmp_path):
     config = tmp_path / "c.toml"
     config.write_text(SLOW_EGRESS)
     result = gnf("--config", config, "--ports", 1, command="bench")
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == 2, result.stderr
     assert "--config excludes --ports" in result.stderr or "--ports excludes --config" in result.stderr, result.stderr
 
 

@@ -231,3 +231,21 @@ TEST(Config, OnTheBypassPathABurstMustBeShorterThanTheRxRing) {
   c.driver.burst = 31;
   EXPECT_EQ(validation_error(c), "");
 }
+
+TEST(Config, ErrorsAcrossFieldsNameTheLineOfTheKeyGiven) {
+  const ctl::Config c = ctl::parse_config("[driver]\nslot_size = 2048\n\n[[port]]\nmax_frame = 4000\n", "f.toml");
+  EXPECT_EQ(validation_error(c), "f.toml:5: port[0].max_frame: 4000 B does not fit in driver.slot_size (2048 B)");
+  // A default named by its key, without a line; an origin noted by a flag wins.
+  EXPECT_EQ(ctl::where(c, "driver.burst"), "f.toml: driver.burst");
+  ctl::Config flagged = c;
+  flagged.origins.note("port[0].max_frame", "--max-frame");
+  EXPECT_EQ(validation_error(flagged), "--max-frame: 4000 B does not fit in driver.slot_size (2048 B)");
+}
+
+TEST(Config, KeysInsideArraysOfTablesAndSubTablesHaveTheirLines) {
+  const ctl::Config c = ctl::parse_config(
+      "[[port]]\nname = \"a\"\n[port.sink]\npcap = \"x.pcap\"\n[[port]]\nname = \"a\"\n[[nf]]\ntype = \"l2fwd\"\n", "g.toml");
+  EXPECT_EQ(ctl::where(c, "port[0].sink.pcap"), "g.toml:4: port[0].sink.pcap");
+  EXPECT_EQ(ctl::where(c, "nf[0].type"), "g.toml:8: nf[0].type");
+  EXPECT_EQ(validation_error(c), "g.toml:6: port[1].name: 'a' is port 0's name too: ports are told apart by name");
+}

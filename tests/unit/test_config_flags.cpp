@@ -75,10 +75,11 @@ const std::vector<Option> kShared = {
     {"--flows", "[[port]]\n[port.source]\ntype = \"generator\"\nflows = {}\n", "port[0].source.flows",
      {"1", "65536", "0", "65537"}},
     {"--ip", "[[port]]\n[port.source]\ntype = \"generator\"\nip = {}\n", "port[0].source.ip", {"4", "6", "5", "7"}},
-    {"--rate-pps", "[[port]]\n[port.source]\ntype = \"generator\"\nrate_pps = {}\n", "port[0].source.rate_pps",
-     {"1", "1e12", "0", "-5", "2e12", "x"}},
-    {"--rate-gbps", "[[port]]\n[port.source]\ntype = \"generator\"\nrate_gbps = {}\n", "port[0].source.rate_gbps",
-     {"0.5", "400", "0", "401"}},
+    // On a 400 G port, so that the rates the flags take fit the line (a file's port checks that too).
+    {"--rate-pps", "[[port]]\nspeed = 400\n[port.source]\ntype = \"generator\"\nrate_pps = {}\n",
+     "port[0].source.rate_pps", {"1", "1e8", "0", "-5", "2e12", "x"}},
+    {"--rate-gbps", "[[port]]\nspeed = 400\n[port.source]\ntype = \"generator\"\nrate_gbps = {}\n",
+     "port[0].source.rate_gbps", {"0.5", "400", "0", "401"}},
     {"--nic-threads", "[nic]\nthreads = {}\n[[port]]\n", "nic.threads", {"1", "64", "0", "65"}},
     {"--driver-threads", "[driver]\nthreads = {}\n[[port]]\n", "driver.threads", {"0", "64", "65", "-1"}},
 };

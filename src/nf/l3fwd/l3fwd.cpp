@@ -3,6 +3,11 @@
 #include <cstring>
 
 #include "nf/l3fwd/route_file.h"
+#include "util/error.h"
+#include "util/files.h"
+#include "util/memory_budget.h"
+
+#include <fmt/format.h>
 
 namespace gnf::nf {
 
@@ -16,6 +21,26 @@ std::unique_ptr<Router> configure_l3fwd(const Params& params, const NfContext& c
   view = L3FwdView{};
   view.check_dst_mac = params.get_bool("check_dst_mac", true);
   params.reject_unknown();
+  // The tables are allocated whole (DPDK's rte_lpm does the same): checked before they are.
+  const struct {
+    const char* key;
+    uint32_t groups;
+    uint64_t group_bytes;
+  } tables[] = {
+      {"lpm4_groups", options.lpm4_tbl8_groups, kLpm4GroupEntries * sizeof(uint32_t)},
+      {"lpm6_groups", options.lpm6_groups, kLpm6GroupEntries * (sizeof(uint32_t) + 1)},  // entry + depth
+  };
+  for (const auto& t : tables)
+    if (std::string problem = memory_problem(t.groups * t.group_bytes, fmt::format("{} groups", t.groups));
+        !problem.empty())
+      params.fail(t.key, problem);
+  for (const char* key : {"neighbours", "routes"}) {
+    try {
+      if (const std::string file = params.get_path(key); !file.empty()) check_input_file(file);
+    } catch (const UserError& e) {
+      params.fail(key, e.what());
+    }
+  }
 
   auto router = std::make_unique<Router>(options, context.ports);
   for (const NfContext::PortAddress& a : context.addresses) router->add_address(a.port, a.address, a.network);

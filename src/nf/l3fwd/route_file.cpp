@@ -1,13 +1,13 @@
 #include "nf/l3fwd/route_file.h"
 
 #include <charconv>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "util/mac.h"
 
 namespace gnf::nf {
@@ -15,21 +15,26 @@ namespace gnf::nf {
 namespace {
 
 // Calls `line_fn(words, fail)` for every non-empty line, words split on blanks, comments cut.
+// Route and neighbour files are text: a full Internet table is some 60 MiB of it.
+constexpr size_t kMaxTableFileBytes = size_t(1) << 30;
+
+// Calls `line_fn(words, fail)` for every non-empty line, words split on blanks, comments cut.
 template <typename LineFn>
-uint32_t each_line(const std::string& path, const char* what, LineFn line_fn) {
-  std::ifstream in(path);
-  if (!in) throw UserError(fmt::format("{}: cannot open the {} file", path, what));
+uint32_t each_line(const std::string& path, LineFn line_fn) {
+  std::istringstream in(read_input_file(path, kMaxTableFileBytes));
   std::string text;
   uint32_t count = 0;
   for (int number = 1; std::getline(in, text); ++number) {
+    auto fail = [&](const std::string& message) {
+      throw UserError(fmt::format("{}:{}: {}", path, number, message));
+    };
+    // A NUL would end the message that quotes the line, and no address or name holds one.
+    if (text.find('\0') != std::string::npos) fail("the line holds a NUL byte: this is not a text file");
     if (size_t hash = text.find('#'); hash != std::string::npos) text.resize(hash);
     std::istringstream words_in(text);
     std::vector<std::string> words;
     for (std::string w; words_in >> w;) words.push_back(w);
     if (words.empty()) continue;
-    auto fail = [&](const std::string& message) {
-      throw UserError(fmt::format("{}:{}: {}", path, number, message));
-    };
     try {
       line_fn(words, fail);
     } catch (const UserError& e) {
@@ -62,10 +67,15 @@ uint16_t port_of_network(const IpAddress& address, const Router& router, Fail fa
 std::array<uint8_t, 6> port_route_mac(uint16_t port) { return {0x02, 0, 0, 0, uint8_t(port >> 8), uint8_t(port)}; }
 
 uint32_t load_route_file(const std::string& path, Router& router) {
-  return each_line(path, "route", [&](const std::vector<std::string>& w, auto fail) {
+  return each_line(path, [&](const std::vector<std::string>& w, auto fail) {
     const bool dpdk = w[0][0] == 'R';
-    auto prefix = parse_ip_prefix(dpdk ? w[0].substr(1) : w[0]);
-    if (!prefix) fail(fmt::format("'{}' is not a prefix like 10.0.0.0/8 or 2001:db8::/32", w[0]));
+    const std::string text = dpdk ? w[0].substr(1) : w[0];
+    auto given = parse_interface_address(text);
+    if (!given) fail(fmt::format("'{}' is not a prefix like 10.0.0.0/8 or 2001:db8::/32", w[0]));
+    const std::optional<IpPrefix> prefix = given->second;
+    // As `ip route add` says "Invalid prefix for given prefix length": a typo would route elsewhere.
+    if (!(given->first == prefix->address))
+      fail(fmt::format("'{}' has bits set beyond its length: the network is {}", text, prefix->str()));
     RouteTarget target;
     if (dpdk) {
       if (w.size() != 2) fail("a DPDK route line is R<prefix>/<length> <port>");
@@ -88,7 +98,7 @@ uint32_t load_route_file(const std::string& path, Router& router) {
 }
 
 uint32_t load_neighbour_file(const std::string& path, Router& router) {
-  return each_line(path, "neighbour", [&](const std::vector<std::string>& w, auto fail) {
+  return each_line(path, [&](const std::vector<std::string>& w, auto fail) {
     if (w.size() != 2 && w.size() != 3) fail("a neighbour line is <address> <mac> [port]");
     auto address = parse_ip_address(w[0]);
     if (!address) fail(fmt::format("'{}' is not an IP address", w[0]));
