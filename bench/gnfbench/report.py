@@ -69,11 +69,16 @@ class Report:
         self.figures = []    # (caption, file name in the report folder)
         self.notes = []
         self.runs = []       # Run: what ran besides `gnf bench` trials
+        self.searches = []   # every RFC 2544 search's answer, model-bound or not
         self.headline = ""
         self.started = datetime.datetime.now().astimezone()
 
     def table(self, *args, **kwargs):
         self.tables.append(Table(*args, **kwargs))
+
+    def search(self, label, frame_size, repetition, result):
+        """Keeps a search's answer (search.SearchResult) for report.json."""
+        self.searches.append(dict(label=label, size=frame_size, repetition=repetition, **result.as_dict()))
 
     def figure(self, caption, file_name):
         self.figures.append((caption, file_name))
@@ -135,6 +140,7 @@ class Report:
             "method": self.method, "fidelity": FIDELITY, "headline": self.headline,
             "tables": [t.as_dict() for t in self.tables],
             "figures": [{"caption": c, "file": n} for c, n in self.figures], "notes": self.notes,
+            "searches": self.searches,
             "trials": [{"label": t.label, "knobs": t.knobs, "command": t.command,
                         "json": os.path.relpath(t.json_path, folder)} for t in trials],
             "runs": [{"label": r.label, "command": r.command, "json": os.path.relpath(r.json_path, folder)}
