@@ -9,14 +9,15 @@ import subprocess
 
 # DESIGN.md, "Fidelity and honesty": every benchmark report states this, word for word.
 FIDELITY = (
-    "A trial in which the NIC model, not the data path, was the limit (its threads ≥ 90 % busy, or frames "
-    "taken off the wire late) is **model-bound**: the harness marks it, and its rate is never reported as a "
-    "path's capacity. The model must be far faster than what it feeds. "
+    "A trial in which the NIC model, not the data path, was the limit (its threads ≥ 90 % busy, frames "
+    "taken off the wire late, or the generator behind its schedule) is **model-bound**: the harness marks it, "
+    "and its rate is never reported as a path's capacity. The model must be far faster than what it feeds. "
     "The softnic exists because no bypass-capable NIC is on our machines. Its job is to make the GPU "
     "driver do exactly what it would do against an 82599: poll real descriptors, refill, write tails, "
     "and suffer overload in the same place (the on-NIC buffer). Where emulation costs differ from "
     "hardware, the difference must favour the CPU baseline (host-memory DMA is a `memcpy`, device-memory "
-    "DMA goes over PCIe through a copy engine). Every benchmark report states this. A real-hardware "
+    "DMA is the GPU agent, a persistent kernel that moves frames between pinned host FIFOs and GPU memory "
+    "across PCIe). Every benchmark report states this. A real-hardware "
     "backend (VFIO + dma-buf GPU memory) is designed to slot in behind the same `nic/` interface.")
 
 FLOOR_LABEL = "calibration floor"
