@@ -141,15 +141,20 @@ def lower_bound(cell):
     return rate
 
 
+def cpu_at_one_ring(fake_gnf, tmp_path):
+    """A quick matrix of the cpu path with 1 ring at 1 % resolution: (report.md, report.json, its 64 B row)."""
+    _, folder = run_cli(fake_gnf, tmp_path, "matrix", "--quick", "--paths", "cpu", "--rings", "1",
+                        "--resolution", "1%")
+    md, rj = check_report(str(folder))
+    return md, rj, rows_by(md, TABLE_64, "path", "rings")[("cpu", "1")]
+
+
 def test_late_frames_of_the_nic_model_make_the_ndr_a_model_bound_lower_bound(fake_gnf, tmp_path):
     # Above 0.5 Mpps the fake's NIC model takes (rate - 0.5 Mpps) x duration frames late, losing
     # none: the search still passes up to the path's 3 Mpps, but the model was the limit there, so
     # the NDR is only a lower bound; the tables say how late the model was.
     fake_gnf.set(capacity_pps=3e6, late_above_pps=5e5)
-    _, folder = run_cli(fake_gnf, tmp_path, "matrix", "--quick", "--paths", "cpu", "--rings", "1",
-                        "--resolution", "1%")
-    md, rj = check_report(str(folder))
-    row = rows_by(md, TABLE_64, "path", "rings")[("cpu", "1")]
+    md, rj, row = cpu_at_one_ring(fake_gnf, tmp_path)
     ndr = lower_bound(row["NDR Mpps"])
     assert 3 - 0.149 < ndr <= 3
     assert lower_bound(row["NDR % of line"]) == pytest.approx(100 * ndr / 14.881, abs=0.1)
@@ -171,10 +176,7 @@ def test_a_model_bound_failure_above_the_ndr_makes_it_a_lower_bound_too(fake_gnf
     # failing trial (3.022 Mpps: the search ends on [2.906, 3.022)) measured the model as much as the
     # path, while the answer's own trials did not.
     fake_gnf.set(capacity_pps=3e6, nic_busy_above_pps=2.95e6)
-    _, folder = run_cli(fake_gnf, tmp_path, "matrix", "--quick", "--paths", "cpu", "--rings", "1",
-                        "--resolution", "1%")
-    md, rj = check_report(str(folder))
-    row = rows_by(md, TABLE_64, "path", "rings")[("cpu", "1")]
+    md, rj, row = cpu_at_one_ring(fake_gnf, tmp_path)
     assert 3 - 0.149 < lower_bound(row["NDR Mpps"]) <= 3
     assert row["limit above the NDR"] == "nic_rx_buffer (100 % of drops), model-bound: NIC-model threads 95 % busy"
     assert " (model-bound) with 1 ring(s)" in rj["headline"]
@@ -184,10 +186,7 @@ def test_a_model_that_keeps_up_leaves_the_ndr_as_the_paths_capacity(fake_gnf, tm
     # The model is busy only far above the path's capacity: the search's answer and the failure
     # just above it were the path's, so the NDR is reported as its capacity, unmarked.
     fake_gnf.set(capacity_pps=3e6, nic_busy_above_pps=6e6)
-    _, folder = run_cli(fake_gnf, tmp_path, "matrix", "--quick", "--paths", "cpu", "--rings", "1",
-                        "--resolution", "1%")
-    md, rj = check_report(str(folder))
-    row = rows_by(md, TABLE_64, "path", "rings")[("cpu", "1")]
+    md, rj, row = cpu_at_one_ring(fake_gnf, tmp_path)
     assert 3 - 0.149 < float(row["NDR Mpps"]) <= 3
     assert row["limit above the NDR"] == "nic_rx_buffer (100 % of drops)"
     assert "model-bound" not in rj["headline"]
