@@ -9,14 +9,15 @@ import subprocess
 
 # DESIGN.md, "Fidelity and honesty": every benchmark report states this, word for word.
 FIDELITY = (
-    "A trial in which the NIC model, not the data path, was the limit (its threads ≥ 90 % busy, or frames "
-    "taken off the wire late) is **model-bound**: the harness marks it, and its rate is never reported as a "
-    "path's capacity. The model must be far faster than what it feeds. "
+    "A trial in which the NIC model, not the data path, was the limit (its threads ≥ 90 % busy, frames "
+    "taken off the wire late, or the generator behind its schedule) is **model-bound**: the harness marks it, "
+    "and its rate is never reported as a path's capacity. The model must be far faster than what it feeds. "
     "The softnic exists because no bypass-capable NIC is on our machines. Its job is to make the GPU "
     "driver do exactly what it would do against an 82599: poll real descriptors, refill, write tails, "
     "and suffer overload in the same place (the on-NIC buffer). Where emulation costs differ from "
     "hardware, the difference must favour the CPU baseline (host-memory DMA is a `memcpy`, device-memory "
-    "DMA goes over PCIe through a copy engine). Every benchmark report states this. A real-hardware "
+    "DMA is the GPU agent, a persistent kernel that moves frames between pinned host FIFOs and GPU memory "
+    "across PCIe). Every benchmark report states this. A real-hardware "
     "backend (VFIO + dma-buf GPU memory) is designed to slot in behind the same `nic/` interface.")
 
 FLOOR_LABEL = "calibration floor"
@@ -69,11 +70,16 @@ class Report:
         self.figures = []    # (caption, file name in the report folder)
         self.notes = []
         self.runs = []       # Run: what ran besides `gnf bench` trials
+        self.searches = []   # every RFC 2544 search's answer, model-bound or not
         self.headline = ""
         self.started = datetime.datetime.now().astimezone()
 
     def table(self, *args, **kwargs):
         self.tables.append(Table(*args, **kwargs))
+
+    def search(self, label, frame_size, repetition, result):
+        """Keeps a search's answer (search.SearchResult) for report.json."""
+        self.searches.append(dict(label=label, size=frame_size, repetition=repetition, **result.as_dict()))
 
     def figure(self, caption, file_name):
         self.figures.append((caption, file_name))
@@ -135,6 +141,7 @@ class Report:
             "method": self.method, "fidelity": FIDELITY, "headline": self.headline,
             "tables": [t.as_dict() for t in self.tables],
             "figures": [{"caption": c, "file": n} for c, n in self.figures], "notes": self.notes,
+            "searches": self.searches,
             "trials": [{"label": t.label, "knobs": t.knobs, "command": t.command,
                         "json": os.path.relpath(t.json_path, folder)} for t in trials],
             "runs": [{"label": r.label, "command": r.command, "json": os.path.relpath(r.json_path, folder)}

@@ -144,6 +144,11 @@ def _result(c, result):
             c.keys(role_doc, "$.result.cpu." + role, {"threads": INT, "cpu_s": NUM, "busy_s": NUM, "cores": NUM})
     gpu = c.obj(result.get("gpu"), "$.result.gpu", nullable=True)
     c.keys(gpu, "$.result.gpu", {"utilization_pct": NUM, "memory_used_mib": NUM, "samples": INT})
+    model_bound = c.obj(result.get("model_bound"), "$.result.model_bound")
+    c.keys(model_bound, "$.result.model_bound", {"nic_busy_share": (NUM, True), "busy_threshold": NUM,
+                                                 "late_frames": INT, "reasons": (list,)})
+    if model_bound is not None and not isinstance(model_bound.get("bound"), bool):
+        c.problems.append("$.result.model_bound.bound: expected true/false, got %r" % model_bound.get("bound"))
     pcie = c.obj(result.get("pcie"), "$.result.pcie")
     if pcie is not None:
         c.keys(c.obj(pcie.get("bytes_per_packet"), "$.result.pcie.bytes_per_packet"), "$.result.pcie.bytes_per_packet",

@@ -10,6 +10,11 @@ repeats the highest passing rate once as a verification trial (optionally longer
 verification makes that rate the new lowest failure and the search goes on below it: a result is
 never a rate whose last trial failed. Trials from an earlier search at other rates (history) are
 reused, so NDR after PDR starts from PDR's bracket.
+
+A trial in which the NIC model, not the path, was the limit is model-bound (`gnf bench`'s
+`result.model_bound`). It passes or fails by its loss like any other, but a search whose answer or
+whose first failure above it was model-bound measured the model there: its rate is only a lower
+bound on the path's capacity (SearchResult.model_bound).
 """
 
 
@@ -17,8 +22,9 @@ class Outcome:
     """One trial as the search sees it. `trial` is whatever the measure callable wants to keep."""
 
     def __init__(self, rate_pps, loss_count, loss_ratio, duration_s=None, verification=False, trial=None,
-                 offered=True):
+                 offered=True, model_bound=False):
         self.rate_pps = rate_pps
+        self.model_bound = model_bound
         # False when the load was not really offered (the NIC model could not send its schedule in
         # time): such a trial never passes, whatever it lost.
         self.offered = offered
@@ -29,8 +35,9 @@ class Outcome:
         self.trial = trial
 
     def __repr__(self):
-        return "Outcome(%.0f pps, loss %d = %.3g%s)" % (self.rate_pps, self.loss_count, self.loss_ratio,
-                                                        ", verification" if self.verification else "")
+        return "Outcome(%.0f pps, loss %d = %.3g%s%s)" % (self.rate_pps, self.loss_count, self.loss_ratio,
+                                                          ", verification" if self.verification else "",
+                                                          ", model-bound" if self.model_bound else "")
 
 
 class Criterion:
@@ -59,6 +66,31 @@ class SearchResult:
         self.resolution_pps = resolution_pps
 
     @property
+    def answer(self):
+        """The last passing outcome at the answer (the verification when there was one), or None."""
+        for o in reversed(self.outcomes):
+            if o.rate_pps == self.rate_pps and self.criterion.passes(o):
+                return o
+        return None
+
+    @property
+    def failure(self):
+        """The last outcome at the lowest failing rate above the answer: what the search ran into.
+        None when the maximum passed."""
+        if self.upper_pps is None:
+            return None
+        for o in reversed(self.outcomes):
+            if o.rate_pps == self.upper_pps:
+                return o
+        return None
+
+    @property
+    def model_bound(self):
+        """The answer or the failure above it was model-bound: the NIC model, not the path, may have
+        set the answer, which is then a lower bound on the path's capacity, never the capacity."""
+        return any(o.model_bound for o in (self.answer, self.failure) if o is not None)
+
+    @property
     def verification(self):
         """The last verification trial at the answer, or None."""
         for o in reversed(self.outcomes):
@@ -66,9 +98,15 @@ class SearchResult:
                 return o
         return None
 
+    def as_dict(self):
+        """The answer for report.json: the rate and, beside it, whether it is only a lower bound."""
+        return {"criterion": self.criterion.name, "rate_pps": self.rate_pps, "upper_pps": self.upper_pps,
+                "verified": self.verified, "model_bound": self.model_bound, "trials": self.new_trials}
+
     def __repr__(self):
-        return "SearchResult(%s %.0f pps, bracket %s, %d trials)" % (
-            self.criterion.name, self.rate_pps, self.upper_pps, self.new_trials)
+        return "SearchResult(%s %.0f pps%s, bracket %s, %d trials)" % (
+            self.criterion.name, self.rate_pps, " model-bound" if self.model_bound else "", self.upper_pps,
+            self.new_trials)
 
 
 class SearchError(RuntimeError):

@@ -153,9 +153,19 @@ class Trial:
     def late_frames(self):
         """Frames the NIC model took off the wire late (SCHEMA.md, `result.nic_model`); 0 if not reported.
 
-        SCHEMA.md counts a trial with late frames as proving nothing about the path; the search does
-        not (yet) fail it: on the H100 VM every trial had some. Scenarios show them beside rates."""
+        They do not fail a trial (on the H100 VM every trial had some) but make it model-bound.
+        Scenarios show them beside rates."""
         return (self.result.get("nic_model") or {}).get("late_frames", 0)
+
+    @property
+    def model_bound(self):
+        """Whether the NIC model, not the path, was the limit: `gnf bench`'s verdict (SCHEMA.md,
+        `result.model_bound`), never recomputed here."""
+        return self.result["model_bound"]["bound"]
+
+    @property
+    def model_bound_reasons(self):
+        return self.result["model_bound"]["reasons"]
 
 
 class Runner:

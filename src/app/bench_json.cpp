@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "app/report.h"
 #include "wire/frame_size.h"
 #include "wire/generator.h"
@@ -189,6 +191,38 @@ nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapsh
   return {{"late_frames", late}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
 }
 
+// At or above this busy share (busy seconds over threads x wall seconds) the NIC-model threads,
+// not the path, were the limit (DESIGN.md, "Fidelity and honesty"). The harness reads the verdict
+// and this threshold from the JSON; nothing else defines them.
+constexpr double kModelBoundBusyShare = 0.9;
+
+// Whether the NIC model, not the path, was the limit of the trial: its threads busy at least
+// kModelBoundBusyShare of the trial, frames it took off the wire late, or the generator behind its
+// schedule. The trial's rate is then the model's, never the path's capacity. On calibrate trials
+// this is the model measuring its own ceiling.
+nlohmann::json model_bound_json(const nlohmann::json& cpu, const nlohmann::json& nic_model, uint64_t sent,
+                                bool on_schedule) {
+  const nlohmann::json& nic = cpu["nic"];
+  const double thread_seconds = nic["threads"].get<double>() * cpu["wall_s"].get<double>();
+  nlohmann::json share = nullptr;
+  nlohmann::json reasons = nlohmann::json::array();
+  if (thread_seconds > 0) {
+    const double busy = nic["busy_s"].get<double>() / thread_seconds;
+    share = busy;
+    if (busy >= kModelBoundBusyShare) reasons.push_back(fmt::format("NIC-model threads {:.0f} % busy", 100 * busy));
+  }
+  const uint64_t late = nic_model["late_frames"].get<uint64_t>();
+  if (late)
+    reasons.push_back(fmt::format("NIC model late on {} frames ({:.2f} % of those sent)", late,
+                                  100 * ratio(double(late), double(sent))));
+  if (!on_schedule) reasons.push_back("generator behind schedule: the load was not offered");
+  return {{"bound", !reasons.empty()},
+          {"nic_busy_share", share},
+          {"busy_threshold", kModelBoundBusyShare},
+          {"late_frames", late},
+          {"reasons", reasons}};
+}
+
 // How often the GPU's persistent loops went round in the window (per block): their round time
 // bounds the latency each adds. 0 on paths without them.
 nlohmann::json gpu_loops_json(const path::Snapshot& a, const path::Snapshot& b) {
@@ -221,6 +255,9 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
   nlohmann::json loss = {{"count", lost}, {"ratio", ratio(double(lost), double(sent))}};
   loss["where"] = loss_where_json(run.at_window, run.end);
   uint64_t tail_writes = run.end.driver.tail_writes - run.at_window.driver.tail_writes;
+  nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), double(run.stop_ns - run.start_ns) / 1e9);
+  nlohmann::json nic_model = nic_model_health_json(run.at_window, run.end);
+  nlohmann::json model_bound = model_bound_json(cpu, nic_model, sent, run.on_schedule);
   return {{"sent", sent},
           {"on_schedule", run.on_schedule},
           {"received", m.received},
@@ -234,11 +271,12 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
             {"duplicates", m.duplicates}}},
           {"latency", latency_with_every_key(m.latency)},
           {"per_second", per_second_json(pipeline.generated_in_window_per_second(), m.per_second)},
-          {"cpu", cpu_json(pipeline.thread_cpu(), double(run.stop_ns - run.start_ns) / 1e9)},
+          {"cpu", cpu},
           {"gpu", gpu_json(run.gpu)},
           {"pcie", pcie_json(run.at_window, run.end, m.received)},
           {"tail_writes_per_packet", ratio(double(tail_writes), double(m.received))},
-          {"nic_model", nic_model_health_json(run.at_window, run.end)},
+          {"nic_model", nic_model},
+          {"model_bound", model_bound},
           {"gpu_loops", gpu_loops_json(run.at_window, run.end)},
           {"gpu_clock", gpu_clock_json(pipeline.gpu_clock())}};
 }

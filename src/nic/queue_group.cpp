@@ -218,6 +218,7 @@ bool QueueGroup::dma_to_rx_rings() {
     uint32_t rdh = q.rdh;
     if (q.stalled && rdh != rdt) update_stall(q, false);
     uint64_t placed = 0, bytes = 0, dropped = 0, too_small = 0, disabled = 0;
+    const uint32_t first = q.consumer;
     for (uint32_t i = 0; i < kDmaBurst && q.consumer != q.producer.head; ++i) {
       const FifoRecord& rec = f.record(q.consumer);
       if (!enabled) {
@@ -247,7 +248,8 @@ bool QueueGroup::dma_to_rx_rings() {
       ++q.consumer;
     }
     q.producer.saw_consumed(f, q.consumer);
-    moved = true;
+    // A queue stalled on its first frame moved nothing: its thread is waiting, not busy.
+    moved |= q.consumer != first;
     if (placed) {
       q.rdh = rdh;
       reg_write(r.RDH, rdh);

@@ -9,6 +9,8 @@ and writes schema-valid JSON at once (no waiting) whose numbers follow simple ru
   the NIC's rx buffer;
 - the NIC model takes (offered - $FAKE_GNF_LATE_ABOVE_PPS) x duration frames off the wire late
   when that is positive (`result.nic_model.late_frames`; never, by default), losing none of them;
+- the NIC-model thread is busy half the trial, or 95 % of it when offered > $FAKE_GNF_NIC_BUSY_ABOVE_PPS
+  (never, by default); `result.model_bound` follows SCHEMA.md's rule (busy >= 0.9 or late frames);
 - latency: 100 values base + k * step, base = 2048 ns (calibrate) or 5120 ns (+ 50176 ns when
   overloaded), step = 128 ns x tail batch; reordering 1 % per extra queue on bypass without
   --tx-writeback-fc.
@@ -99,6 +101,8 @@ def main():
                                              * scale.get(a.path, 1.0) * scale.get(a.staged_mode, 1.0))
     late_above = float(os.environ.get("FAKE_GNF_LATE_ABOVE_PPS", "inf"))
     late = int((offered - late_above) * a.duration) if offered > late_above else 0
+    wall_s = a.warmup + a.duration
+    nic_busy_share = 0.95 if offered > float(os.environ.get("FAKE_GNF_NIC_BUSY_ABOVE_PPS", "inf")) else 0.5
     sent = int(offered * a.duration)
     received = int(min(offered, capacity) * a.duration)
     lost = sent - received
@@ -149,8 +153,8 @@ def main():
             "per_second": per_second,
             "cpu": {"driver": None if a.calibrate else {"threads": threads, "cpu_s": threads * a.duration,
                                                         "busy_s": threads * a.duration / 2, "cores": float(threads)},
-                    "nic": {"threads": 1, "cpu_s": a.duration, "busy_s": a.duration, "cores": 1.0},
-                    "wall_s": a.warmup + a.duration},
+                    "nic": {"threads": 1, "cpu_s": a.duration, "busy_s": nic_busy_share * wall_s, "cores": 1.0},
+                    "wall_s": wall_s},
             "gpu": None if path in ("cpu", "calibrate") or gpu is None else
             {"utilization_pct": 99.0, "memory_used_mib": 100, "samples": seconds},
             "pcie": {"bytes_per_packet": {"to_memory": mean_size + 16, "from_memory": mean_size + 16 + 16 / batch,
@@ -159,6 +163,7 @@ def main():
                      "descriptor_bytes": {"to_memory": 0, "from_memory": 0}},
             "tail_writes_per_packet": 2.0 / batch,
             "nic_model": {"late_frames": late, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800},
+            "model_bound": model_bound(nic_busy_share, late, sent),
         },
         "summary": {},
     }
@@ -166,6 +171,17 @@ def main():
         del doc["result"]["loss"]
     with open(a.json, "w") as f:
         json.dump(doc, f)
+
+
+def model_bound(nic_busy_share, late, sent):
+    """SCHEMA.md's `result.model_bound` (the fake's generator is always on schedule)."""
+    reasons = []
+    if nic_busy_share >= 0.9:
+        reasons.append("NIC-model threads %.0f %% busy" % (100 * nic_busy_share))
+    if late:
+        reasons.append("NIC model late on %d frames (%.2f %% of those sent)" % (late, 100 * late / sent))
+    return {"bound": bool(reasons), "nic_busy_share": nic_busy_share, "busy_threshold": 0.9, "late_frames": late,
+            "reasons": reasons}
 
 
 def latency_summary(values, counts):

@@ -19,6 +19,14 @@ def tables(markdown):
     return out
 
 
+def searched_rate(cell):
+    """(rate, model-bound) of a searched-rate cell: "2.906", or "≥ 2.906 (model-bound)" where the NIC
+    model set the answer (a lower bound on the path's capacity)."""
+    match = re.fullmatch(r"(≥ )?([0-9.]+)( \(model-bound( in \d+ of \d+)?\))?", cell)
+    assert match and bool(match.group(1)) == bool(match.group(3)), cell
+    return float(match.group(2)), bool(match.group(1))
+
+
 def check_report(folder):
     """Asserts what every report must hold; returns (report.md text, report.json)."""
     with open(os.path.join(folder, "report.md")) as f:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from gnfbench import stats
-from reportcheck import check_report, tables
+from reportcheck import check_report, searched_rate, tables
 
 RUN_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "run.py")
 
@@ -45,8 +45,9 @@ def test_a_quick_cpu_sweep_with_the_real_gnf_searches_and_writes_a_report(real_g
     md, rj = check_report(str(folder))
     row = tables(md)["Throughput by frame size (median over repetitions)"][1]
     # The rate itself is the machine's: on a 2-core CI box scheduling hiccups of milliseconds can
-    # lose a few frames at any rate, so only that a search ran and gave a number is asserted here.
-    assert row[:2] == ["64 B", "cpu"] and float(row[2]) >= 0, row
+    # lose a few frames at any rate, so only that a search ran and gave a number (a lower bound
+    # where the NIC model was the limit) is asserted here.
+    assert row[:2] == ["64 B", "cpu"] and searched_rate(row[2])[0] >= 0, row
     searched = [t for t in rj["trials"] if json.load(open(os.path.join(str(folder), t["json"])))["trial"]["path"] == "cpu"]
     assert len(searched) >= 3, "a binary search takes several trials" 
     paths = {json.load(open(os.path.join(str(folder), t["json"])))["trial"]["path"] for t in rj["trials"]}
@@ -60,7 +61,7 @@ def test_a_quick_matrix_with_the_real_gnf_runs_each_ring_count_and_writes_a_repo
     title = "64 B: NDR, its cost and latency at low load, per path and ring count"
     rows = {(r[0], r[1]): r for r in tables(md)[title][1:]}
     # As in the sweep above, the rate is the machine's; that each point was searched is asserted.
-    assert float(rows[("cpu", "1")][2]) >= 0 and float(rows[("cpu", "2")][2]) >= 0
+    assert searched_rate(rows[("cpu", "1")][2])[0] >= 0 and searched_rate(rows[("cpu", "2")][2])[0] >= 0
     docs = [json.load(open(os.path.join(str(folder), t["json"]))) for t in rj["trials"]]
     assert {d["trial"]["queues"] for d in docs if d["trial"]["path"] == "cpu"} == {1, 2}
     assert (folder / "ndr_vs_rings.png").exists() and (folder / "latency_low_load.png").exists()

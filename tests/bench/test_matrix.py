@@ -1,6 +1,6 @@
 """The `matrix` and `staged-modes` scenarios through bench/run.py with the fake gnf, whose capacity
 per path, staged mode and ring count is known: the NDRs, the ratios, the headline, the trial count
-against the estimate, and the NIC model's late frames failing a trial.
+against the estimate, and NDRs the NIC model, not the path, set (model-bound).
 
 Hand-computed numbers below: at 10 Gbit/s, 64 B line rate is 14.881 Mpps; with a 10 % resolution
 the search halves [0, line rate] four times (widths line/2 ... line/16 = 0.930 Mpps), so an NDR is a
@@ -8,10 +8,10 @@ multiple of 0.930 Mpps: capacity 1 Mpps -> 0.930, 2 -> 1.860, 4 -> 3.720, 8 -> 7
 import pytest
 
 from conftest import make_fake_gnf
-from gnfbench import cli, search
+from gnfbench import cli, search, trial
 from gnfbench.scenarios.staged_modes import fastest
-from gnfbench.scenarios.throughput import Point
-from reportcheck import check_report, tables
+from gnfbench.scenarios.throughput import Point, limit_seen
+from reportcheck import check_report, searched_rate, tables
 from test_scenarios import run_cli
 
 TABLE_64 = "64 B: NDR, its cost and latency at low load, per path and ring count"
@@ -134,23 +134,84 @@ def test_the_goal_is_line_rate_at_the_runs_speed(fake_gnf, tmp_path):
                                      "line rate (148.810 Mpps at 100 Gbit/s); limit above it: none: line rate passed")
 
 
-def test_late_frames_of_the_nic_model_are_shown_at_the_ndr_and_above_it(fake_gnf, tmp_path):
-    # Above 0.5 Mpps the fake's NIC model takes (rate - 0.5 Mpps) x duration frames late, losing
-    # none: the search still finds the path's 3 Mpps, and the tables say how late the model was.
-    fake_gnf.set(capacity_pps=3e6, late_above_pps=5e5)
+def lower_bound(cell):
+    """The rate in a cell that says "≥ rate (model-bound)"."""
+    rate, model_bound = searched_rate(cell)
+    assert model_bound, cell
+    return rate
+
+
+def cpu_at_one_ring(fake_gnf, tmp_path):
+    """A quick matrix of the cpu path with 1 ring at 1 % resolution: (report.md, report.json, its 64 B row)."""
     _, folder = run_cli(fake_gnf, tmp_path, "matrix", "--quick", "--paths", "cpu", "--rings", "1",
                         "--resolution", "1%")
     md, rj = check_report(str(folder))
-    row = rows_by(md, TABLE_64, "path", "rings")[("cpu", "1")]
-    ndr = float(row["NDR Mpps"])
+    return md, rj, rows_by(md, TABLE_64, "path", "rings")[("cpu", "1")]
+
+
+def test_late_frames_of_the_nic_model_make_the_ndr_a_model_bound_lower_bound(fake_gnf, tmp_path):
+    # Above 0.5 Mpps the fake's NIC model takes (rate - 0.5 Mpps) x duration frames late, losing
+    # none: the search still passes up to the path's 3 Mpps, but the model was the limit there, so
+    # the NDR is only a lower bound; the tables say how late the model was.
+    fake_gnf.set(capacity_pps=3e6, late_above_pps=5e5)
+    md, rj, row = cpu_at_one_ring(fake_gnf, tmp_path)
+    ndr = lower_bound(row["NDR Mpps"])
     assert 3 - 0.149 < ndr <= 3
+    assert lower_bound(row["NDR % of line"]) == pytest.approx(100 * ndr / 14.881, abs=0.1)
     assert float(row["NIC-model late % at NDR"]) == pytest.approx(100 * (ndr - 0.5) / ndr, abs=0.01)
     limit = row["limit above the NDR"]
-    assert limit.startswith("nic_rx_buffer (100 % of drops), NIC model late on ") and limit.endswith("% of frames")
+    assert limit.startswith("nic_rx_buffer (100 % of drops), model-bound: NIC model late on ") and \
+        limit.endswith("% of those sent)")
     assert "No ratio table" in md
-    assert rj["headline"].startswith("cpu 64 B: best NDR %.3f Mpps with 1 ring(s), " % ndr)
+    assert rj["headline"].startswith("cpu 64 B: best NDR ≥ %.3f Mpps (model-bound) with 1 ring(s), " % ndr)
     assert "; at the NDR the NIC model was late on %.1f %% of frames;" % (100 * (ndr - 0.5) / ndr) in rj["headline"]
     assert not any("late" in n for n in rj["notes"])  # 1 % of line rate (0.149 Mpps) is below 0.5 Mpps
+    [answer] = rj["searches"]
+    assert (answer["label"], answer["criterion"], answer["model_bound"]) == ("cpu-64-1rings", "NDR", True)
+    assert answer["rate_pps"] / 1e6 == pytest.approx(ndr, abs=0.0005)
+
+
+def test_a_model_bound_failure_above_the_ndr_makes_it_a_lower_bound_too(fake_gnf, tmp_path):
+    # The path forwards 3 Mpps; above 2.95 Mpps the NIC-model thread is 95 % busy, so the lowest
+    # failing trial (3.022 Mpps: the search ends on [2.906, 3.022)) measured the model as much as the
+    # path, while the answer's own trials did not.
+    fake_gnf.set(capacity_pps=3e6, nic_busy_above_pps=2.95e6)
+    md, rj, row = cpu_at_one_ring(fake_gnf, tmp_path)
+    assert 3 - 0.149 < lower_bound(row["NDR Mpps"]) <= 3
+    assert row["limit above the NDR"] == "nic_rx_buffer (100 % of drops), model-bound: NIC-model threads 95 % busy"
+    assert " (model-bound) with 1 ring(s)" in rj["headline"]
+
+
+def test_a_model_that_keeps_up_leaves_the_ndr_as_the_paths_capacity(fake_gnf, tmp_path):
+    # The model is busy only far above the path's capacity: the search's answer and the failure
+    # just above it were the path's, so the NDR is reported as its capacity, unmarked.
+    fake_gnf.set(capacity_pps=3e6, nic_busy_above_pps=6e6)
+    md, rj, row = cpu_at_one_ring(fake_gnf, tmp_path)
+    assert 3 - 0.149 < float(row["NDR Mpps"]) <= 3
+    assert row["limit above the NDR"] == "nic_rx_buffer (100 % of drops)"
+    assert "model-bound" not in rj["headline"]
+    assert [s["model_bound"] for s in rj["searches"]] == [False]
+
+
+def failing(where, driver_busy=0.5, on_schedule=True, reasons=()):
+    """A trial as limit_seen reads it: drops by place, 2 driver threads this busy, the model's verdict."""
+    doc = {"result": {"loss": {"where": where}, "on_schedule": on_schedule,
+                      "cpu": {"wall_s": 2.0, "driver": {"threads": 2, "busy_s": 4.0 * driver_busy},
+                              "nic": {"threads": 1, "busy_s": 1.0}},
+                      "model_bound": {"bound": bool(reasons), "nic_busy_share": 0.5, "busy_threshold": 0.9,
+                                      "late_frames": 0, "reasons": list(reasons)}}}
+    return trial.Trial("synthetic", {}, [], "synthetic.json", doc)
+
+
+def test_the_limit_above_the_ndr_names_the_drops_busy_driver_threads_and_the_models_reasons():
+    where = {"nic_rx_buffer": 0, "rx_ring": 30, "tx_ring": 10}
+    assert limit_seen(failing(where, driver_busy=0.95)) == "rx_ring (75 % of drops), driver threads 95 % busy"
+    assert limit_seen(failing(where, reasons=["NIC-model threads 97 % busy"])) == \
+        "rx_ring (75 % of drops), model-bound: NIC-model threads 97 % busy"
+    behind = failing(dict.fromkeys(where, 0), on_schedule=False,
+                     reasons=["generator behind schedule: the load was not offered"])
+    assert limit_seen(behind) == "model-bound: generator behind schedule: the load was not offered"
+    assert limit_seen(failing(dict.fromkeys(where, 0))) == "loss the counters did not see"
 
 
 def test_frames_lost_or_late_at_low_load_are_noted(fake_gnf, tmp_path):

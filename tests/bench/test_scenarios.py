@@ -6,7 +6,7 @@ import re
 import pytest
 
 from gnfbench import cli, rates, report
-from reportcheck import check_report, tables
+from reportcheck import check_report, searched_rate, tables
 
 PAPER_NUMBERS = {"rings": "74.78", "tail-batching": "8.14", "writeback": "15.79", "one-way": "3.37",
                  "paths": "11.2", "sweep": None, "calibrate": None, "matrix": None, "staged-modes": None}
@@ -43,6 +43,36 @@ def test_sweep_finds_the_fakes_capacity_within_the_resolution(fake_gnf, tmp_path
     ndr_64 = float(rows[("64 B", "cpu")][2]) * 1e6
     assert 2e6 - 0.02 * rates.line_rate_pps(10, 64) <= ndr_64 <= 2e6
     assert rows[("1518 B", "cpu")][4] == "100.0"  # 0.81 Mpps of line rate is below the capacity
+
+
+def test_sweep_marks_rates_the_nic_model_set_and_leaves_the_others(fake_gnf, tmp_path):
+    # 64 B: the path forwards 2 Mpps and the model takes frames late above 1 Mpps, so both answers
+    # passed with late frames (model-bound); 1518 B: line rate, 0.81 Mpps, the model keeps up.
+    fake_gnf.set(capacity_pps=2e6, late_above_pps=1e6)
+    rc, folder = run_cli(fake_gnf, tmp_path, "sweep", "--quick", "--sizes", "64,1518", "--resolution", "2%")
+    assert rc == 0
+    md, rj = check_report(str(folder))
+    table = tables(md)["Throughput by frame size (median over repetitions)"]
+    rows = {(r[0], r[1]): dict(zip(table[0], r)) for r in table[1:]}
+    for column in ("NDR Mpps", "NDR Gbit/s L1", "NDR % of line", "PDR Mpps", "PDR Gbit/s L1"):
+        rate, model_bound = searched_rate(rows[("64 B", "cpu")][column])
+        assert model_bound and rate > 0, column
+        assert searched_rate(rows[("1518 B", "cpu")][column])[1] is False, column
+    assert rows[("1518 B", "cpu")]["NDR % of line"] == "100.0"
+    assert rj["headline"].startswith("NDR at 64 B: cpu ≥ ") and rj["headline"].endswith(" Mpps (model-bound)")
+    assert {(s["size"], s["criterion"]): s["model_bound"] for s in rj["searches"]} == {
+        (64, "NDR"): True, (64, "PDR"): True, (1518, "NDR"): False, (1518, "PDR"): False}
+
+
+def test_tables_of_fixed_load_trials_count_the_model_bound_ones(fake_gnf, tmp_path):
+    # The calibration (the model measuring itself) at 50 % of 64 B line rate, 7.44 Mpps: model-bound
+    # where the model takes frames late above 5 Mpps, not where it keeps up.
+    fake_gnf.set(late_above_pps=5e6)
+    _, folder = run_cli(fake_gnf, tmp_path, "calibrate", "--quick", "--sizes", "64,1518", "--repetitions", "2")
+    table = tables((folder / "report.md").read_text())["Calibration floor by frame size"]
+    assert table[0][-1] == "model-bound"
+    assert {row[0]: row[-1] for row in table[1:]} == {"calibration floor (64 B)": "2 of 2",
+                                                      "calibration floor (1518 B)": "0 of 2"}
 
 
 def test_sweep_offers_rates_in_pps_and_calibrates_at_the_ndr(fake_gnf, tmp_path):

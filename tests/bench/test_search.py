@@ -146,3 +146,51 @@ def test_expected_trials_by_hand():
     assert search.expected_trials(LINE, LINE / 100, verify=True) == 9
     assert search.expected_trials(16e6, 1e6, verify=False) == 1 + 4
     assert search.expected_trials(16e6, 0.99e6, verify=True) == 1 + 5 + 1
+
+
+class ModelBoundDevice(Device):
+    """Device whose NIC model is the limit (model-bound trials) at rates from `model_limit` up."""
+
+    def __init__(self, capacity_pps, model_limit_pps):
+        super().__init__(capacity_pps)
+        self.model_limit = model_limit_pps
+
+    def __call__(self, rate, duration_s=None, verification=False):
+        o = super().__call__(rate, duration_s, verification)
+        o.model_bound = rate >= self.model_limit
+        return o
+
+
+def test_a_model_bound_pass_is_a_lower_bound_not_the_paths_capacity():
+    # The model is the limit from 4 Mpps on: the answer's trials passed, but measured the model.
+    capacity = 5_000_000.0
+    r = search.search(ModelBoundDevice(capacity, 4_000_000.0), LINE, RES, search.NDR)
+    assert r.rate_pps <= capacity < r.upper_pps  # the search itself is unchanged
+    assert r.answer.model_bound and r.model_bound
+    assert r.as_dict()["model_bound"] is True and r.as_dict()["rate_pps"] == r.rate_pps
+
+
+def test_a_model_bound_failure_just_above_the_answer_makes_it_a_lower_bound():
+    r = search.search(ModelBoundDevice(5_000_000.0, 5_000_000.0 + RES / 2), LINE, RES, search.NDR)
+    assert not r.answer.model_bound and r.failure.model_bound and r.model_bound
+
+
+def test_a_model_bound_pass_at_line_rate_is_marked():
+    r = search.search(ModelBoundDevice(2 * LINE, LINE), LINE, RES, search.NDR)
+    assert (r.rate_pps, r.failure, r.model_bound) == (LINE, None, True)
+
+
+def test_model_bound_trials_far_above_the_answer_leave_it_the_paths_capacity():
+    # Line rate and the first halvings were model-bound failures; the bracket the answer rests on was not.
+    r = search.search(ModelBoundDevice(3_000_000.0, 7_000_000.0), LINE, RES, search.NDR)
+    assert any(o.model_bound for o in r.outcomes)
+    assert not r.model_bound and r.as_dict()["model_bound"] is False
+
+
+def test_ndr_after_pdr_judges_its_own_answer():
+    # PDR (0.1 % loss) passes up to 5.005 Mpps, above the model's limit; NDR, from the same trials,
+    # ends within 1 kpps of the 5 Mpps capacity, below it.
+    device = ModelBoundDevice(5_000_000.0, 5_002_500.0)
+    ndr, pdr = search.ndr_and_pdr(device, LINE, 1_000.0)
+    assert pdr.rate_pps >= 5_002_500.0 > ndr.upper_pps
+    assert pdr.model_bound and not ndr.model_bound

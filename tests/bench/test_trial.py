@@ -105,6 +105,9 @@ def valid_doc(fake_gnf, tmp_path):
     (lambda d: d["environment"].update(gpu={"name": "x"}), "$.environment.gpu.driver: missing"),
     (lambda d: d["result"]["cpu"].update(nic=None), "$.result.cpu.nic: missing"),
     (lambda d: d["result"].update(pcie=[]), "$.result.pcie: expected an object, got list"),
+    (lambda d: d["result"].pop("model_bound"), "$.result.model_bound: missing"),
+    (lambda d: d["result"]["model_bound"].update(bound=1), "$.result.model_bound.bound: expected true/false"),
+    (lambda d: d["result"]["model_bound"].pop("reasons"), "$.result.model_bound.reasons: missing"),
 ])
 def test_schema_violations_are_named_by_key_path(valid_doc, mutate, problem):
     doc = copy.deepcopy(valid_doc)
@@ -119,6 +122,7 @@ def test_nulls_the_schema_allows_pass(valid_doc):
     doc["environment"]["gpu"] = None
     doc["result"]["gpu"] = None
     doc["trial"]["staged_mode"] = None
+    doc["result"]["model_bound"]["nic_busy_share"] = None
     assert schema.validate(doc) is doc
 
 
@@ -143,3 +147,14 @@ def test_a_trial_says_how_many_frames_the_nic_model_took_late(fake_gnf, tmp_path
     late = runner("over", path="cpu", rate_pps=2e6)
     assert (slow.loss_count, slow.late_frames) == (0, 0)
     assert (late.loss_count, late.late_frames) == (0, 500_000)
+
+
+def test_a_trial_is_model_bound_as_the_binary_says(fake_gnf, tmp_path):
+    runner = trial.Runner(fake_gnf.path, str(tmp_path), {"duration": 0.5, "warmup": 0.1})
+    fake_gnf.set(capacity_pps=1e7, late_above_pps=1e6, nic_busy_above_pps=3e6)
+    under = runner("under", path="cpu", rate_pps=5e5)
+    late = runner("late", path="cpu", rate_pps=2e6)
+    busy = runner("busy", path="cpu", rate_pps=4e6)
+    assert (under.model_bound, under.model_bound_reasons) == (False, [])
+    assert late.model_bound and late.model_bound_reasons == ["NIC model late on 500000 frames (50.00 % of those sent)"]
+    assert busy.model_bound and busy.model_bound_reasons[0] == "NIC-model threads 95 % busy"

@@ -47,6 +47,8 @@ SCHEMA = {
                  "descriptor_bytes": {"to_memory": int, "from_memory": int}},
         "tail_writes_per_packet": NUMBER,
         "nic_model": {"late_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
+        "model_bound": {"bound": bool, "nic_busy_share": (type(None), int, float), "busy_threshold": NUMBER,
+                        "late_frames": int, "reasons": [str]},
         "gpu_loops": {"driver_polls_per_s": NUMBER, "agent_rounds_per_s": NUMBER, "agent_round_ns": NUMBER,
                       "agent_poll_ns": NUMBER},
         "gpu_clock": (type(None), dict),
@@ -103,6 +105,7 @@ def test_a_short_cpu_trial_writes_every_key_of_the_schema_and_loses_nothing(gnf)
     for role in ("driver", "nic"):
         assert cpu[role]["threads"] >= 1
         assert cpu[role]["cores"] == pytest.approx(cpu[role]["cpu_s"] / cpu["wall_s"])
+    assert_model_bound_follows_the_rule(r)
     # The cpu path's DMA: each frame (60 B without FCS) written into memory and read back out,
     # at least once per received frame; the window snapshot precedes the window a little, so a
     # few warm-up frames count too.
@@ -110,6 +113,17 @@ def test_a_short_cpu_trial_writes_every_key_of_the_schema_and_loses_nothing(gnf)
     for direction in ("to_memory", "from_memory"):
         assert 60 * r["received"] <= packet[direction] <= 60 * r["received"] * 1.1, packet
     assert r["pcie"]["bytes_per_packet"]["total"] > 120 and r["tail_writes_per_packet"] > 0
+
+
+def assert_model_bound_follows_the_rule(r):
+    """SCHEMA.md: model-bound when the NIC-model threads' busy share reaches the threshold, a frame was
+    taken off the wire late, or the generator fell behind; one reason in words for each."""
+    mb, nic, wall_s = r["model_bound"], r["cpu"]["nic"], r["cpu"]["wall_s"]
+    assert mb["busy_threshold"] == 0.9 and mb["late_frames"] == r["nic_model"]["late_frames"]
+    assert mb["nic_busy_share"] == pytest.approx(nic["busy_s"] / (nic["threads"] * wall_s))
+    expected = [mb["nic_busy_share"] >= mb["busy_threshold"], mb["late_frames"] > 0, not r["on_schedule"]]
+    assert len(mb["reasons"]) == sum(expected), mb
+    assert mb["bound"] == any(expected), mb
 
 
 def test_an_overload_trial_without_warm_up_attributes_every_lost_frame(gnf):
@@ -129,6 +143,9 @@ def test_an_overload_trial_without_warm_up_attributes_every_lost_frame(gnf):
     # The NIC model cannot send 148.8 Mpps in real time: the trial says so rather than passing.
     if not r["on_schedule"]:
         assert "the generator could not send its schedule in real time" in result.stderr
+    # ... and the model, not the path, was the limit: frames waited on the wire for it.
+    assert r["model_bound"]["bound"] and r["model_bound"]["late_frames"] > 0, r["model_bound"]
+    assert_model_bound_follows_the_rule(r)
 
 
 SLOW_EGRESS = """
@@ -174,6 +191,7 @@ def test_calibration_latency_is_below_the_cpu_path_at_the_same_load(gnf):
     assert (trial["path"], trial["nf"], trial["driver"]["threads"]) == ("calibrate", [], 0)
     assert r["received"] == r["sent"] == 8000 and r["loss"]["count"] == 0
     assert r["cpu"]["driver"]["threads"] == 0 and r["pcie"]["bytes_per_packet"]["total"] == 0
+    assert_model_bound_follows_the_rule(r)  # the model measuring itself: its own ceiling
     assert floor["summary"]["slots"] == [] and floor["summary"]["driver"]["rx_packets"] == 0
     assert_balanced(floor["summary"])
     # In on the rx line and out on the tx line: at least both serialisations (67.2 ns each at 10 GbE).

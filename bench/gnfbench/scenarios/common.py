@@ -68,7 +68,7 @@ class Context:
             t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
                             rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
             return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t,
-                                  offered=t.on_schedule)
+                                  offered=t.on_schedule, model_bound=t.model_bound)
         return measure
 
     def search(self, label, frame_size, **knobs):
@@ -78,9 +78,15 @@ class Context:
         line_pps, resolution = line_and_resolution(self.options, frame_size)
 
         def run_all():
-            return [search.ndr_and_pdr(self._measure(label, rep, knobs), line_pps, resolution, self.options.pdr_loss,
-                                       verify=self.options.verify, verify_duration_s=self.options.verify_s)
-                    for rep in range(self.options.repetitions)]
+            pairs = []
+            for rep in range(self.options.repetitions):
+                ndr, pdr = search.ndr_and_pdr(self._measure(label, rep, knobs), line_pps, resolution,
+                                              self.options.pdr_loss, verify=self.options.verify,
+                                              verify_duration_s=self.options.verify_s)
+                self.report.search(label, frame_size, rep + 1, pdr)
+                self.report.search(label, frame_size, rep + 1, ndr)
+                pairs.append((ndr, pdr))
+            return pairs
         return self._guarded(knobs.get("path"), label, run_all)
 
     def ndr_search(self, label, frame_size, **knobs):
@@ -90,9 +96,12 @@ class Context:
         line_pps, resolution = line_and_resolution(self.options, frame_size)
 
         def run_all():
-            return [search.search(self._measure(label, rep, knobs), line_pps, resolution, search.NDR,
-                                  verify=self.options.verify, verify_duration_s=self.options.verify_s)
-                    for rep in range(self.options.repetitions)]
+            results = []
+            for rep in range(self.options.repetitions):
+                results.append(search.search(self._measure(label, rep, knobs), line_pps, resolution, search.NDR,
+                                             verify=self.options.verify, verify_duration_s=self.options.verify_s))
+                self.report.search(label, frame_size, rep + 1, results[-1])
+            return results
         return self._guarded(knobs.get("path"), label, run_all)
 
 
@@ -120,6 +129,17 @@ def size_knobs(size):
 
 
 # -- trials -> cells -------------------------------------------------------------------------
+
+def bound_rate(text, searches, unit=""):
+    """A searched rate from `searches` (search.SearchResult, one per repetition): "text unit" or, where
+    the NIC model set a repetition's answer (SearchResult.model_bound), "≥ text unit (model-bound)": a
+    lower bound on the path's capacity, never the capacity (DESIGN.md, "Fidelity and honesty")."""
+    bound = sum(1 for r in searches if r.model_bound)
+    if not bound:
+        return text + unit
+    return "≥ %s%s (model-bound%s)" % (text, unit, "" if bound == len(searches) else " in %d of %d" % (
+        bound, len(searches)))
+
 
 def latency_value(key):
     """A latency field of a trial, None when no frame arrived (the binary writes 0 then)."""
@@ -183,17 +203,31 @@ def floor_row(label_cells, trials, columns=LATENCY_COLUMNS, blanks=0):
             + ["–"] * blanks)
 
 
+def model_bound_count(trials):
+    """How many of a row's trials the NIC model, not the path, limited (`result.model_bound`)."""
+    return "%d of %d" % (sum(1 for t in trials if t.model_bound), len(trials)) if trials else "–"
+
+
+MODEL_BOUND_COLUMN_NOTE = ("Model-bound: trials in which the NIC model, not the path, was the limit "
+                           "(`result.model_bound`: its threads busy, frames taken off the wire late, or the generator "
+                           "behind schedule); their numbers describe the model as much as the path.")
+
+
 def measured_table(ctx, title, label_headers, columns, series, floors=(), paper_headers=(), note=None):
-    """A table of one row per series and, when it shows latency, the calibration floor rows.
+    """A table of one row per series and, when it shows latency, the calibration floor rows; the last
+    column counts each row's model-bound trials.
 
     columns: [(header, value function, format, scale)]; series: [(label cells, trials or None,
     paper cells)]; floors: [(label cells, calibration trials)].
     """
     values = [(value, fmt, scale) for _, value, fmt, scale in columns]
-    rows = [list(labels) + cells(trials, values) + list(paper) for labels, trials, paper in series]
-    floor_rows = [floor_row(labels, trials, values, len(paper_headers)) for labels, trials in floors]
-    ctx.report.table(title, list(label_headers) + [c[0] for c in columns] + list(paper_headers), rows,
-                     latency=bool(floors), floor_rows=floor_rows, note=note)
+    rows = [list(labels) + cells(trials, values) + list(paper) + [model_bound_count(trials)]
+            for labels, trials, paper in series]
+    floor_rows = [floor_row(labels, trials, values, len(paper_headers)) + [model_bound_count(trials)]
+                  for labels, trials in floors]
+    ctx.report.table(title, list(label_headers) + [c[0] for c in columns] + list(paper_headers) + ["model-bound"],
+                     rows, latency=bool(floors), floor_rows=floor_rows,
+                     note=MODEL_BOUND_COLUMN_NOTE if note is None else note + " " + MODEL_BOUND_COLUMN_NOTE)
 
 
 def offered_knobs(options, **default):

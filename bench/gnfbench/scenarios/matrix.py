@@ -4,8 +4,8 @@ load, and bypass against staged and cpu measured in the same run (issue 3)."""
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import (POINT_HEADERS, Point, describe_points, line_rate_note, low_load_notes, point_cells,
-                         point_floor_row)
+from .throughput import (POINT_HEADERS, Point, describe_points, low_load_notes, point_cells, point_floor_row,
+                         search_table_note)
 
 # Issue 3's goal for bypass at 64 B: line rate (at the run's --speed) with zero loss and zero
 # reordering, and p50 at low load at most this many µs.
@@ -24,6 +24,11 @@ def mpps_text(pps):
 
 def ratio_text(value):
     return "–" if value is None else "%.2f" % value
+
+
+def marked(text, *points):
+    """`text` (of the points' NDRs) with "(model-bound)" where a point's NDR is only a lower bound."""
+    return text + " (model-bound)" if any(p.model_bound for p in points) else text
 
 
 def zero_loss_reordering(trials, path):
@@ -81,7 +86,7 @@ class Matrix(Scenario):
                                     floors[size])
             ctx.report.table("%s: NDR, its cost and latency at low load, per path and ring count" %
                              rates.size_label(size), ["path", "rings"] + POINT_HEADERS, rows, latency=True,
-                             floor_rows=[floor], note=line_rate_note(o.speed, [size]))
+                             floor_rows=[floor], note=search_table_note(o.speed, [size]))
         self.ratio_table(ctx, points)
         reordering = self.reordering_table(ctx)
         self.figures(ctx, points, floors)
@@ -98,18 +103,21 @@ class Matrix(Scenario):
         rows = []
         for size in o.sizes:
             for rings in o.rings:
-                target = points[(TARGET, size, rings)].ndr_pps().median
-                row = [rates.size_label(size), str(rings), mpps_text(target)]
+                target_point = points[(TARGET, size, rings)]
+                target = target_point.ndr_pps().median
+                row = [rates.size_label(size), str(rings), marked(mpps_text(target), target_point)]
                 for other in others:
-                    ndr = points[(other, size, rings)].ndr_pps().median
-                    row += [mpps_text(ndr), ratio_text(ratio(target, ndr))]
+                    point = points[(other, size, rings)]
+                    ndr = point.ndr_pps().median
+                    row += [marked(mpps_text(ndr), point), marked(ratio_text(ratio(target, ndr)), target_point, point)]
                 rows.append(row)
         headers = ["size", "rings", "%s NDR Mpps" % TARGET]
         for other in others:
             headers += ["%s NDR Mpps" % other, "%s / %s" % (TARGET, other)]
         ctx.report.table("%s against %s: NDR measured in this run" % (TARGET, " and ".join(others)), headers, rows,
                          note="Ratios of the median NDRs in the tables above, at the same size and ring count; – "
-                              "where a path was not measured or its NDR is 0.")
+                              "where a path was not measured or its NDR is 0; (model-bound) where an NDR is only a "
+                              "lower bound (the NIC model was the limit), so the ratio is not the paths'.")
 
     def reordering_table(self, ctx):
         """Whether zero-loss trials kept every flow in order; returns {path: (zero-loss, reordered)}."""
@@ -169,8 +177,9 @@ class Matrix(Scenario):
         ndr = best.ndr_pps().median
         goal = "line rate (%.3f Mpps at %g Gbit/s)" % (line_pps / 1e6, o.speed)
         if ndr:
-            parts = ["%s %s: best NDR %.3f Mpps with %d ring(s), %.1f %% of the goal, %s; limit above it: %s" % (
-                target, rates.size_label(size), ndr / 1e6, rings, 100 * ndr / line_pps, goal, best.limit())]
+            parts = ["%s %s: best NDR %s with %d ring(s), %.1f %% of the goal, %s; limit above it: %s" % (
+                target, rates.size_label(size), common.bound_rate("%.3f" % (ndr / 1e6), best.searches, " Mpps"),
+                rings, 100 * ndr / line_pps, goal, best.limit())]
         else:
             parts = ["%s %s: no rate passed with zero loss at any ring count (goal: %s); limit: %s" % (
                 target, rates.size_label(size), goal, best.limit())]
@@ -183,7 +192,8 @@ class Matrix(Scenario):
         for other in o.paths:
             if other != target:
                 r = ratio(ndr, points[(other, size, rings)].ndr_pps().median)
-                parts.append("%s/%s %s" % (target, other, "–" if r is None else "%.2f×" % r))
+                parts.append("%s/%s %s" % (target, other, marked("–" if r is None else "%.2f×" % r, best,
+                                                                 points[(other, size, rings)])))
         zero_loss = sum(n for n, _ in reordering.values())
         reordered = ["%s %d of %d" % (path, k, n) for path, (n, k) in reordering.items() if k]
         parts.append("zero-loss trials with reordering: " + (", ".join(reordered) if reordered else

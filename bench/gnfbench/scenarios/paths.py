@@ -51,7 +51,7 @@ class Paths(Scenario):
         for label, knobs in sweep.series:
             reached = [s for s in numeric if (sweep.ndr_pps(label, s).median or 0) >= rates.line_rate_pps(o.speed, s)]
             measured = any(sweep.results.get((label, s)) for s in numeric)
-            ndr64 = sweep.ndr_pps(label, 64).format("{:.3f}", 1e-6) if 64 in numeric else "not run"
+            ndr64 = sweep.ndr_text(label, 64) if 64 in numeric else "not run"
             paper = KEIO.get(knobs["path"], ("–",) * 4)
             rows.append([label, ("≥ %d B" % reached[0] if reached else "none") if measured else "–", ndr64,
                          paper[0], paper[1], paper[2], paper[3]])

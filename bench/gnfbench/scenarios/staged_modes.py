@@ -4,8 +4,8 @@ low load per mode, and which mode is faster where (issue 3)."""
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import (POINT_HEADERS, Point, describe_points, line_rate_note, low_load_notes, point_cells,
-                         point_floor_row)
+from .throughput import (POINT_HEADERS, Point, describe_points, low_load_notes, point_cells, point_floor_row,
+                         search_table_note)
 
 MODES = ("zero-copy", "copy", "persistent")  # gnf bench --staged-mode
 
@@ -63,7 +63,7 @@ class StagedModes(Scenario):
         floor_rows = [point_floor_row([rates.size_label(size), common.offered_text(low_load)], floors[size])
                       for size in o.sizes]
         ctx.report.table("Staged modes: NDR, its cost and latency at low load", ["size", "mode"] + POINT_HEADERS,
-                         rows, latency=True, floor_rows=floor_rows, note=line_rate_note(o.speed, o.sizes))
+                         rows, latency=True, floor_rows=floor_rows, note=search_table_note(o.speed, o.sizes))
         self.figures(ctx, points, floors)
         low_load_notes(ctx, [(mode, "%s %s" % (mode, rates.size_label(size)), point)
                              for (mode, size), point in points.items()], low_load)
@@ -97,8 +97,11 @@ class StagedModes(Scenario):
             if best == 0:
                 faster.append("%s none passed" % rates.size_label(size))
             else:
-                faster.append("%s %s (%.3f Mpps%s)" % (
-                    rates.size_label(size), " ≈ ".join(modes), best / 1e6, ", line rate" if best >= line_pps else ""))
+                searches = [r for mode in modes for r in at_size[mode].searches]
+                faster.append("%s %s (%s%s)" % (
+                    rates.size_label(size), " ≈ ".join(modes), common.bound_rate("%.3f" % (best / 1e6), searches,
+                                                                                  " Mpps"),
+                    ", line rate" if best >= line_pps else ""))
             p50 = {mode: common.spread(p.low_load, common.latency_value("p50")).median for mode, p in at_size.items()}
             p50 = {mode: v for mode, v in p50.items() if v is not None}
             if p50:

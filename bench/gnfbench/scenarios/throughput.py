@@ -23,25 +23,13 @@ def series_list(options):
 
 def answer_trial(result):
     """The last passing trial at the search's answer (the verification when there was one)."""
-    for o in reversed(result.outcomes):
-        if o.rate_pps == result.rate_pps and result.criterion.passes(o):
-            return o.trial
-    return None
+    return result.answer.trial if result.answer else None
 
 
 def failing_trial(result):
     """The last trial at the lowest failing rate above the answer: what the search ran into. None
     when the maximum (line rate) passed."""
-    if result.upper_pps is None:
-        return None
-    for o in reversed(result.outcomes):
-        if o.rate_pps == result.upper_pps:
-            return o.trial
-    return None
-
-
-# Busy share of a role's threads from which they count as a bottleneck in limit_seen.
-SATURATED = 0.9
+    return result.failure.trial if result.failure else None
 
 
 def busy_share(t, role):
@@ -54,25 +42,25 @@ def busy_share(t, role):
 
 
 def limit_seen(t):
-    """What stopped a failing trial, from its JSON: the generator behind schedule (the load was not
-    offered), else the place that dropped most frames (loss.where); then what else was at its end:
-    driver or NIC-model threads busy nearly all the time, the NIC model taking frames late."""
+    """What stopped a failing trial, from its JSON: the place that dropped most frames (loss.where),
+    driver threads busy at least as long as the model-bound threshold, and whether the NIC model was
+    the limit (`result.model_bound`, with `gnf bench`'s reasons: its threads busy, frames taken off
+    the wire late, the generator behind schedule)."""
     if t is None:
         return "none: line rate passed"
     where = t.result["loss"]["where"]
     place = max(where, key=lambda p: where[p])
-    if not t.on_schedule:
-        found = ["NIC model: generator behind schedule"]
-    elif where[place]:
+    if where[place]:
         found = ["%s (%.0f %% of drops)" % (place, 100 * where[place] / sum(where.values()))]
-    else:
+    elif t.on_schedule:
         found = ["loss the counters did not see"]
-    for role, name in (("driver", "driver"), ("nic", "NIC-model")):
-        share = busy_share(t, role)
-        if share is not None and share >= SATURATED:
-            found.append("%s threads %.0f %% busy" % (name, 100 * share))
-    if t.late_frames:
-        found.append("NIC model late on %.1f %% of frames" % common.late_pct(t))
+    else:
+        found = []
+    share = busy_share(t, "driver")
+    if share is not None and share >= t.result["model_bound"]["busy_threshold"]:
+        found.append("driver threads %.0f %% busy" % (100 * share))
+    if t.model_bound:
+        found.append("model-bound: " + ", ".join(t.model_bound_reasons))
     return ", ".join(found)
 
 
@@ -117,10 +105,13 @@ class Sweep:
                 ndr = self.ndr_pps(label, size)
                 pdr = self.spread(label, size, lambda n, p: p.rate_pps)
                 at_line = stats.Spread([common.mpps(t) for t in (line_rate_trial(p, line_pps) for _, p in pairs) if t])
-                rows.append([rates.size_label(size), label, ndr.format("{:.3f}", 1e-6),
-                             ndr.format("{:.3f}", rates.gbps_l1(1, size)), ndr.format("{:.1f}", 100 / line_pps),
-                             pdr.format("{:.3f}", 1e-6), pdr.format("{:.3f}", rates.gbps_l1(1, size)),
-                             at_line.format("{:.3f}"),
+                ndrs, pdrs = [n for n, _ in pairs], [p for _, p in pairs]
+                rows.append([rates.size_label(size), label] +
+                            [common.bound_rate(ndr.format(fmt, scale), ndrs) for fmt, scale in
+                             (("{:.3f}", 1e-6), ("{:.3f}", rates.gbps_l1(1, size)), ("{:.1f}", 100 / line_pps))] +
+                            [common.bound_rate(pdr.format("{:.3f}", scale), pdrs)
+                             for scale in (1e-6, rates.gbps_l1(1, size))] +
+                            [at_line.format("{:.3f}"),
                              stats.Spread([n.new_trials + p.new_trials for n, p in pairs]).format("{:.0f}")])
                 at_ndr = self.trials_at_ndr(label, size)
                 cpu_rows.append([rates.size_label(size), label] + common.cells(at_ndr, [
@@ -133,7 +124,7 @@ class Sweep:
             "Throughput by frame size (median over repetitions)",
             ["size", "series", "NDR Mpps", "NDR Gbit/s L1", "NDR % of line", "PDR Mpps", "PDR Gbit/s L1",
              "Mpps forwarded at 100 % offered", "trials per search"], rows,
-            note=line_rate_note(o.speed, self.sizes))
+            note=search_table_note(o.speed, self.sizes))
         ctx.report.table("CPU and GPU load at the NDR (verification trial)",
                          ["size", "series", "driver cores", "NIC-model cores", "GPU util %", "PCIe B/packet"],
                          cpu_rows, note="cores = CPU seconds / wall seconds of the trial's threads (from the OS); "
@@ -180,10 +171,15 @@ class Sweep:
                           plots.box_over_repetitions(folder, "ndr_repetitions.png", groups, "NDR Mpps",
                                                      "NDR over %d repetition(s)" % o.repetitions))
 
+    def ndr_text(self, label, size, unit=""):
+        """The NDR in Mpps, marked where a repetition's search was model-bound."""
+        return common.bound_rate(self.ndr_pps(label, size).format("{:.3f}", 1e-6),
+                                 [ndr for ndr, _ in self.results.get((label, size)) or []], unit)
+
     def headline(self):
         size = self.sizes[0]
         return "NDR at %s: %s" % (rates.size_label(size), ", ".join(
-            "%s %s Mpps" % (label, self.ndr_pps(label, size).format("{:.3f}", 1e-6)) for label, _ in self.series))
+            "%s %s" % (label, self.ndr_text(label, size, " Mpps")) for label, _ in self.series))
 
 
 class Point:
@@ -201,6 +197,11 @@ class Point:
 
     def ndr_pps(self):
         return stats.Spread([r.rate_pps for r in self.searches])
+
+    @property
+    def model_bound(self):
+        """A repetition's NDR was set by the NIC model, not the path (SearchResult.model_bound)."""
+        return any(r.model_bound for r in self.searches)
 
     def upper_pps(self):
         """The lowest failing rate above the NDR (median; infinite where line rate passed): the NDR
@@ -232,8 +233,9 @@ LOW_LOAD_COLUMNS = [(common.latency_value("p50"), "{:.2f}", common.US),
 def point_cells(point, speed_gbps):
     """The cells of `point`'s row under POINT_HEADERS ("–" where nothing was measured)."""
     ndr = point.ndr_pps()
-    return ([ndr.format("{:.3f}", 1e-6), ndr.format("{:.3f}", rates.gbps_l1(1, point.size)),
-             ndr.format("{:.1f}", 100 / rates.line_rate_pps(speed_gbps, point.size))]
+    return ([common.bound_rate(ndr.format(fmt, scale), point.searches) for fmt, scale in
+             (("{:.3f}", 1e-6), ("{:.3f}", rates.gbps_l1(1, point.size)),
+              ("{:.1f}", 100 / rates.line_rate_pps(speed_gbps, point.size)))]
             + common.cells(point.at_ndr(), AT_NDR_COLUMNS) + common.cells(point.low_load, LOW_LOAD_COLUMNS)
             + [point.limit()])
 
@@ -273,13 +275,17 @@ def describe_points(low_load):
             "softnic's DMA counters per received frame; to memory is the NIC writing (rx data, descriptor "
             "write-back), from memory the NIC reading (tx data, descriptors). NIC-model late: frames softnic took off "
             "the wire more than `late_threshold_ns` after they arrived (`result.nic_model.late_frames`); they do not "
-            "fail a trial here, though SCHEMA.md would not count such a trial as zero loss: where they are many, the "
-            "rate and latency describe the emulation more than the path. Limit above the NDR: in the first "
-            "repetition's lowest failing trial, what failed (the generator behind schedule, or the place that "
-            "dropped most frames, `result.loss.where`), then driver or NIC-model threads at least %.0f %% busy and "
-            "late frames: the bottleneck the search ran into." % (common.offered_text(low_load), 100 * SATURATED))
+            "fail a trial, but make it model-bound (`result.model_bound`, `gnf bench`'s verdict: also NIC-model "
+            "threads busy at least its `busy_threshold`, or the generator behind schedule), and an NDR whose trial, "
+            "or the failing trial just above it, was model-bound is shown as \"≥ rate (model-bound)\": a lower "
+            "bound, not the path's capacity. Limit above the NDR: in the first repetition's lowest failing trial, "
+            "the place that dropped most frames (`result.loss.where`), driver threads busy at least that threshold, "
+            "and the model-bound reasons: the bottleneck the search ran into." % common.offered_text(low_load))
 
 
-def line_rate_note(speed_gbps, sizes):
-    return "Line rate at %g Gbit/s: %s." % (speed_gbps, ", ".join(
-        "%s %.3f Mpps" % (rates.size_label(s), rates.line_rate_pps(speed_gbps, s) / 1e6) for s in sizes))
+def search_table_note(speed_gbps, sizes):
+    """The note under a table of searched rates: line rate at each size, and what a model-bound rate means."""
+    line = ", ".join("%s %.3f Mpps" % (rates.size_label(s), rates.line_rate_pps(speed_gbps, s) / 1e6) for s in sizes)
+    return ("Line rate at %g Gbit/s: %s. \"≥ rate (model-bound)\": the NIC model, not the path, was the limit at the "
+            "answer or just above it (`result.model_bound`): the path forwards at least that rate, how much more is "
+            "unknown." % (speed_gbps, line))
