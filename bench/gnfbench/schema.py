@@ -146,7 +146,7 @@ def _result(c, result):
     c.keys(gpu, "$.result.gpu", {"utilization_pct": NUM, "memory_used_mib": NUM, "samples": INT})
     model_bound = c.obj(result.get("model_bound"), "$.result.model_bound")
     c.keys(model_bound, "$.result.model_bound", {"nic_busy_share": (NUM, True), "busy_threshold": NUM,
-                                                 "late_frames": INT, "reasons": (list,)})
+                                                 "late_frames": INT, "late_share_threshold": NUM, "reasons": (list,)})
     if model_bound is not None and not isinstance(model_bound.get("bound"), bool):
         c.problems.append("$.result.model_bound.bound: expected true/false, got %r" % model_bound.get("bound"))
     pcie = c.obj(result.get("pcie"), "$.result.pcie")

@@ -178,10 +178,10 @@ def model_bound(nic_busy_share, late, sent):
     reasons = []
     if nic_busy_share >= 0.9:
         reasons.append("NIC-model threads %.0f %% busy" % (100 * nic_busy_share))
-    if late:
+    if late and late / sent >= 0.001:
         reasons.append("NIC model late on %d frames (%.2f %% of those sent)" % (late, 100 * late / sent))
     return {"bound": bool(reasons), "nic_busy_share": nic_busy_share, "busy_threshold": 0.9, "late_frames": late,
-            "reasons": reasons}
+            "late_share_threshold": 0.001, "reasons": reasons}
 
 
 def latency_summary(values, counts):
