@@ -1,5 +1,7 @@
 #include "ctl/config.h"
 
+#include <algorithm>
+
 
 #include <fmt/format.h>
 
@@ -194,6 +196,8 @@ void validate(const Config& c) {
         throw UserError(fmt::format("{}: '{}' is port {}'s name too: ports are told apart by name", where(c, key("name")),
                                     p.nic.name, j));
   }
+  if (c.netlink_netns && std::none_of(c.nfs.begin(), c.nfs.end(), [](const nf::NfSpec& n) { return n.type == "l3fwd"; }))
+    throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", where(c, "netlink")));
   // Memory, before anything is allocated: every plane has a pool per port; each port its buffers.
   const uint64_t queues = first.rx_queues, ports = c.ports.size();
   const uint64_t pools = uint64_t(c.driver.slots_per_pool()) * c.driver.slot_size * queues * ports;

@@ -90,8 +90,6 @@ Pipeline::Pipeline(const ctl::Config& config) : config_(config) {
   chain_ = std::make_unique<nf::NfChain>(config_.nfs, ctl::nf_context(config_));
   const uint16_t driver_queues = config_.ports.front().nic.rx_queues;
   const bool router = chain_->router_element().has_value();
-  if (config_.netlink_netns && !router)
-    throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", config_.file));
   // The host's own tx queue is the one after the driver's (driver/host_tx.h).
   if (router && !calibrate)
     for (ctl::PortSpec& spec : config_.ports)

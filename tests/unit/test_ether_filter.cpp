@@ -22,8 +22,11 @@ std::vector<uint8_t> frame(uint16_t ethertype, bool vlan = false, size_t len = 6
     f[12] = 0x81, f[13] = 0x00, f[14] = 0x00, f[15] = 0x07;  // 802.1Q, VLAN 7
     at = 16;
   }
-  f[at] = uint8_t(ethertype >> 8);
-  f[at + 1] = uint8_t(ethertype);
+  // A frame cut short keeps what fits (a runt's type may be missing).
+  if (at + 1 < len) {
+    f[at] = uint8_t(ethertype >> 8);
+    f[at + 1] = uint8_t(ethertype);
+  }
   return f;
 }
 
@@ -59,6 +62,24 @@ TEST(EtherFilter, SendsListedTypesToTheHostDropsOthersAndPassesTheRestUntouched)
   EXPECT_EQ(counters[0].value[EtherFilterView::kDropped], 2u);
   EXPECT_EQ(counters[0].value[EtherFilterView::kMalformed], 2u);
   EXPECT_EQ(chain.counter_names(0), (std::vector<std::string>{"passed", "to_host", "dropped", "malformed"}));
+}
+
+TEST(EtherFilter, AListedVlanIsEveryTaggedFrame) {
+  // drop = "vlan" matched only a second tag before: single-tagged frames passed.
+  NfChain chain = make_filter("arp", "vlan");
+  std::vector<std::vector<uint8_t>> frames = {frame(0x0800, true), frame(0x0806, true), frame(0x0806), frame(0x0800),
+                                              frame(0x0800, true, 17)};
+  std::vector<PacketRef> refs;
+  for (auto& f : frames) refs.push_back(PacketRef{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Forward});
+  PacketBatch batch{refs.data(), uint32_t(refs.size())};
+  NfCounters counters[kMaxChainLength] = {};
+  run_chain(chain.view(), batch, counters);
+  // The tag decides before what it carries: a tagged ARP is dropped with the other tagged frames,
+  // and a tagged frame too short to show what it carries is still a tagged frame.
+  const Verdict expected[] = {Verdict::Drop, Verdict::Drop, Verdict::ToHost, Verdict::Forward, Verdict::Drop};
+  for (size_t i = 0; i < refs.size(); ++i) EXPECT_EQ(refs[i].verdict, expected[i]) << "frame " << i;
+  EXPECT_EQ(counters[0].value[EtherFilterView::kDropped], 3u);
+  EXPECT_EQ(counters[0].value[EtherFilterView::kMalformed], 0u);
 }
 
 TEST(EtherFilter, LeavesPacketsAnEarlierElementDecidedAlone) {

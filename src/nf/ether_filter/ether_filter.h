@@ -1,5 +1,6 @@
-// ether_filter: sorts frames by EtherType (the outer one, or the one after a single 802.1Q tag):
-// listed types go to the host's slow path or are dropped, everything else passes on unchanged.
+// ether_filter: sorts frames by EtherType (the outer one; for an 802.1Q-tagged frame the tag's
+// own type "vlan" if listed, else the one behind the tag): listed types go to the host's slow path
+// or are dropped, everything else passes on unchanged.
 // Click's Classifier(12/0806, -) in one element; a router puts it first so that ARP and LLDP
 // reach the control plane (the exception ring on the bypass path).
 //
@@ -37,7 +38,9 @@ struct EtherFilterView {
         continue;
       }
       uint16_t type = read_be16(p.data + 12);
-      if (type == kVlanTpid) {
+      // A listed "vlan" (0x8100) is every single-tagged frame, whatever it carries; otherwise a
+      // tagged frame is sorted by the type behind its tag.
+      if (type == kVlanTpid && !listed(to_host, to_host_count, type) && !listed(drop, drop_count, type)) {
         if (p.len < 18) {
           p.verdict = Verdict::Drop;
           ++counters.value[kMalformed];
