@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "app/bench.h"
+#include "app/control_plane.h"
 #include "app/interrupts.h"
 #include "app/report.h"
 #include "app/route.h"
@@ -32,7 +33,7 @@ int run(const gnf::app::RunFlags& flags) {
         "no port has a source: give --pcap-in or --gen (or a [port.source] or [port.link] in the config), or a "
         "--duration");
 
-  path::Pipeline pipeline(config);
+  path::Pipeline pipeline(config, app::control_plane(config));
   app::catch_interrupts();
 
   path::Snapshot first = pipeline.snapshot();
