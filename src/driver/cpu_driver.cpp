@@ -1,5 +1,7 @@
 #include "driver/cpu_driver.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "util/clock.h"
@@ -18,6 +20,7 @@ CpuDriver::~CpuDriver() {
 
 void CpuDriver::start(uint32_t threads) {
   if (!threads_.empty()) return;
+  threads = std::clamp<uint32_t>(threads, 1, max_threads());
   std::vector<std::vector<Plane*>> groups(threads);
   for (size_t i = 0; i < planes_.size(); ++i) groups[i % threads].push_back(planes_[i].get());
   running_.store(true);
