@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "app/bench_json.h"
+#include "app/control_plane.h"
 #include "app/environment.h"
 #include "app/exit_codes.h"
 #include "app/interrupts.h"
@@ -167,7 +168,7 @@ int run_bench(const BenchFlags& flags) {
   Trial trial = trial_from_flags(flags);
   check_outputs(trial.config, flags.json_file);
   JsonOutput json(flags.json_file);
-  path::Pipeline pipeline(trial.config);
+  path::Pipeline pipeline(trial.config, control_plane(trial.config));
   std::unique_ptr<Nvml> nvml = open_nvml();
   nlohmann::json environment = environment_json(nvml.get());
   TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.quiet);

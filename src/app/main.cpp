@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "app/bench.h"
+#include "app/control_plane.h"
 #include "app/exit_codes.h"
 #include "app/interrupts.h"
 #include "app/outputs.h"
@@ -36,7 +37,7 @@ int run(const gnf::app::RunFlags& flags) {
 
   app::check_outputs(config, flags.json_file);
   app::JsonOutput json(flags.json_file);
-  path::Pipeline pipeline(config);
+  path::Pipeline pipeline(config, app::control_plane(config));
 
   path::Snapshot first = pipeline.snapshot();
   pipeline.start();

@@ -127,12 +127,12 @@ std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, d
 nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot& start, const path::Snapshot& end,
                             bool drained) {
   using nlohmann::json;
-  const ctl::Config& config = pipeline.config();
+  const path::PathSpec& config = pipeline.spec();
   double seconds = double(end.time_ns - start.time_ns) / 1e9;
   json j;
   j["gnf_version"] = GNF_VERSION;
   j["config"] = {{"file", config.file},
-                 {"path", std::string(ctl::path_name(config.path))},
+                 {"path", std::string(path::path_name(config.path))},
                  {"driver_threads", pipeline.driver_thread_count()},
                  {"nic_threads", pipeline.nic_thread_count()},
                  {"burst", config.driver.burst},

@@ -16,13 +16,6 @@ namespace gnf::ctl {
 
 namespace {
 
-const std::pair<PathKind, const char*> kPaths[] = {
-    {PathKind::Cpu, "cpu"},
-    {PathKind::Staged, "staged"},
-    {PathKind::Bypass, "bypass"},
-    {PathKind::P2p, "p2p"},
-};
-
 // The table `key` inside `parent`, if there is one, through `read`; no other keys in it.
 template <typename Read>
 void parse_table(TomlTable& parent, const std::string& key, Read&& read) {
@@ -108,9 +101,8 @@ std::string Origins::of(const std::string& key, const std::string& file) const {
 
 std::string where(const Config& config, const std::string& key) { return config.origins.of(key, config.file); }
 
-std::string_view path_name(PathKind kind) { return kind == PathKind::Calibrate ? "calibrate" : name_of(kPaths, kind); }
-PathKind path_from_name(const std::string& name) { return from_name(kPaths, name); }
-std::vector<std::string> path_names() { return names_of(kPaths); }
+PathKind path_from_name(const std::string& name) { return from_name(path::kPathNames, name); }
+std::vector<std::string> path_names() { return names_of(path::kPathNames); }
 
 Config parse_config(std::string_view text, const std::string& file_name) {
   toml::table root;
@@ -144,17 +136,6 @@ Config load_config(const std::string& file_name) {
   // A config is a page or two; 16 MiB leaves room for generated ones and stops /dev/zero.
   constexpr size_t kMaxConfigBytes = size_t(16) << 20;
   return parse_config(read_input_file(file_name, kMaxConfigBytes), file_name);
-}
-
-nf::NfContext nf_context(const Config& config) {
-  nf::NfContext context;
-  context.ports = uint16_t(config.ports.size());
-  for (size_t p = 0; p < config.ports.size(); ++p) {
-    context.port_macs[p] = config.ports[p].nic.mac;
-    for (const auto& [address, network] : config.ports[p].addresses)
-      context.addresses.push_back({uint16_t(p), address, network});
-  }
-  return context;
 }
 
 std::map<std::string, uint16_t> port_numbers(const Config& config) {

@@ -9,47 +9,18 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/options.h"
-#include "nf/chain.h"
-#include "nic/port.h"
-#include "nf/l3fwd/ip_address.h"
-#include "wire/generator.h"
-#include "wire/link.h"
-#include "wire/pcap_source.h"
+#include "path/spec.h"
 
 namespace gnf::ctl {
 
-struct SourceSpec {
-  enum class Kind { None, Pcap, Generator } kind = Kind::None;
-  wire::PcapSourceOptions pcap;
-  wire::GeneratorOptions generator;
-};
-
-struct SinkSpec {
-  std::string pcap_file;  // empty: no capture
-};
-
-// A Linux interface as the port's wire, both ways ([port.link]); instead of a source and a sink.
-struct LinkSpec {
-  wire::LinkOptions options;
-  std::string where;  // "file:line: port[0].link": the interface is opened (and may fail) later
-};
-
-struct PortSpec {
-  nic::PortOptions nic;
-  // The port's own addresses (ipv4 = "10.0.1.1/24", ipv6 = "2001:db8:1::1/64"), for NFs that are
-  // an IP host or router on the port (l3fwd).
-  std::vector<std::pair<nf::IpAddress, nf::IpPrefix>> addresses;
-  SourceSpec source;
-  SinkSpec sink;
-  std::optional<LinkSpec> link;
-};
-
-// Calibrate is no data path: every port loops its rx buffer back to its own tx line (no driver,
-// no NF); `gnf bench --calibrate` measures the floor under the others with it. Config files do
-// not name it.
-enum class PathKind { Cpu, Staged, Bypass, P2p, Calibrate };
-std::string_view path_name(PathKind kind);
+// The data path's own description (path/spec.h) under the names the config has always used.
+using path::LinkSpec;
+using path::PathKind;
+using path::PortSpec;
+using path::SinkSpec;
+using path::SourceSpec;
+using path::nf_context;
+using path::path_name;
 // The paths a config file or a flag may name ("cpu", "staged", "bypass", "p2p").
 PathKind path_from_name(const std::string& name);
 std::vector<std::string> path_names();
@@ -69,16 +40,10 @@ class Origins {
   std::map<std::string, std::string> by_key_;
 };
 
-struct Config {
-  std::string file = "<command line>";
+// What to build (path::PathSpec) and the control plane's own settings.
+struct Config : path::PathSpec {
   Origins origins;
-  PathKind path = PathKind::Cpu;
   double duration_s = 0;  // 0: until every source is exhausted, or Ctrl-C
-  std::vector<PortSpec> ports;
-  driver::DriverOptions driver;
-  uint32_t driver_threads = 0;  // 0: one per queue, at most the cores not used by the NIC model
-  uint32_t nic_threads = 1;
-  std::vector<nf::NfSpec> nfs;
   // [netlink] netns = "NAME": the router (l3fwd) takes addresses, routes and neighbours from that
   // network namespace's interfaces named as the ports ("" = gnf's own); ctl/netlink_sync.h.
   std::optional<std::string> netlink_netns;
@@ -91,14 +56,12 @@ Config load_config(const std::string& file_name);
 
 // Checks what no single field can (queue counts agree, ports exist, ...), and the driver's options
 // by their rules again: a Config built in code has not been through the readers, and the drivers
-// rely on them. path::Pipeline runs it, whoever built the Config. Throws UserError.
+// rely on them. app runs it before it builds a path::Pipeline. Throws UserError.
 void validate(const Config& config);
 
 // "where: " for `key` of this Config (Origins::of), to begin an error message with.
 std::string where(const Config& config, const std::string& key);
 
-// What the NFs may know of the ports: their number, MACs and addresses (nf/context.h).
-nf::NfContext nf_context(const Config& config);
 // Port numbers by the ports' names ([netlink] finds a port's interface by its name).
 std::map<std::string, uint16_t> port_numbers(const Config& config);
 

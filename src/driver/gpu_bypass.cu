@@ -133,7 +133,7 @@ GpuBypass::~GpuBypass() {
   if (impl_->stream) cudaStreamDestroy(impl_->stream);
 }
 
-void GpuBypass::start() {
+void GpuBypass::start(uint32_t) {
   Impl& m = *impl_;
   if (m.running) return;
   m.control->clear_stop();
@@ -146,7 +146,7 @@ void GpuBypass::start() {
   if (m.clock_launched) m.clock->start_tracking();  // a restart: the clock's kernel runs on
 }
 
-void GpuBypass::stop_clock() {
+void GpuBypass::stop_gpu() {
   Impl& m = *impl_;
   if (m.clock) m.clock->stop_kernel();
   m.clock_launched = false;
@@ -171,17 +171,21 @@ void GpuBypass::stop() {
 
 bool GpuBypass::running() const { return impl_->running; }
 
-GpuPlaneCounters GpuBypass::totals() const {
+DriverTotals GpuBypass::counters() const {
   GpuPlaneCounters sum{};
   auto* total = reinterpret_cast<uint64_t*>(&sum);
   const volatile uint64_t* c = reinterpret_cast<const volatile uint64_t*>(impl_->counters);
   const size_t words = sizeof(GpuPlaneCounters) / sizeof(uint64_t);
   for (uint32_t q = 0; q < planes_; ++q)
     for (size_t k = 0; k < words; ++k) total[k] += c[q * words + k];
-  return sum;
+  DriverTotals totals;
+  static_cast<DriverCounterValues&>(totals) = sum;
+  std::memcpy(totals.nf, sum.nf, sizeof(totals.nf));
+  totals.gpu_polls = planes_ ? sum.polls / planes_ : 0;
+  return totals;
 }
 
-std::vector<HostFrame> GpuBypass::take_exceptions() {
+std::vector<HostFrame> GpuBypass::take_host_frames() {
   Impl& m = *impl_;
   std::lock_guard lock(m.exceptions_mutex);
   std::vector<HostFrame> frames;

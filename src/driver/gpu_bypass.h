@@ -12,12 +12,12 @@
 #include <optional>
 #include <vector>
 
+#include "driver/driver.h"
 #include "driver/gpu_clock.h"
 #include "driver/options.h"
 #include "driver/plane.h"
 #include "nf/chain.h"
 #include "nic/port.h"
-#include "wire/stamp.h"
 
 namespace gnf::driver {
 
@@ -27,15 +27,7 @@ struct GpuPlaneCounters : DriverCounterValues {
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax];
 };
 
-// A frame the GPU consumed as a one-way sink: its stamp, length, and when the GPU saw it (ns on
-// the host's clock).
-struct GpuArrival {
-  wire::Stamp stamp;
-  uint32_t len;
-  uint64_t seen_ns;
-};
-
-class GpuBypass {
+class GpuBypass final : public Driver {
  public:
   // Entries of each plane's exception ring (frames for the host's slow path).
   static constexpr uint32_t kExceptionRingEntries = 256;
@@ -45,41 +37,39 @@ class GpuBypass {
 
   // The ports' register blocks must be in pinned host memory (nic::Port with external registers).
   // options.burst is at most kMaxBurst (a block's threads) and smaller than options.rx_ring_size
-  // (a burst polls that many descriptors ahead): ctl::validate() checks both before a Pipeline
-  // makes one of these.
+  // (a burst polls that many descriptors ahead): ctl::validate() checks both before app builds a
+  // path::Pipeline, which makes one of these.
   GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, const DriverOptions& options,
             const nf::NfChainView& chain);
-  ~GpuBypass();
+  ~GpuBypass() override;
   GpuBypass(const GpuBypass&) = delete;
   GpuBypass& operator=(const GpuBypass&) = delete;
 
-  // Launches the persistent kernel (one block per plane) on a stream of its own. After a stop()
-  // it carries on where it stopped: the rings, pools and counters are kept in memory.
-  void start();
+  // Launches the persistent kernel (one block per plane; `threads` is not used: no CPU thread
+  // polls) on a stream of its own. After a stop() it carries on where it stopped: the rings, pools
+  // and counters are kept in memory.
+  void start(uint32_t threads) override;
+  uint32_t max_threads() const override { return 0; }
   // Raises the exit flag and waits for the kernel to finish, which first hands every pending
   // tail to the NIC; packets still in rx rings wait there for the next start(). Checks for errors.
   // Idempotent.
-  void stop();
+  void stop() override;
+  void pause() override { stop(); }
+  void resume() override { start(0); }
   bool running() const;
-  // With a one-way mode: launches the GPU clock's kernel, calibrates and keeps it calibrated. Call
-  // after every other persistent kernel of the data path is running (gpu_clock.h says why); the
+  // With a one-way mode: launches the GPU clock's kernel, calibrates and keeps it calibrated. The
   // timings the kernel takes before that use an offset of 0.
-  void start_clock();
-  // Ends the GPU clock's kernel (one-way modes), which runs across stop() and start(): before the
-  // data path frees any memory.
-  void stop_clock();
+  void start_clock() override;
+  std::optional<GpuClockStats> clock_stats() const override;
+  // Ends the GPU clock's kernel (one-way modes), which runs across stop() and start().
+  void stop_gpu() override;
 
   // Live counters (pinned memory the kernel writes), summed over planes.
-  GpuPlaneCounters totals() const;
+  DriverTotals counters() const override;
   // Frames waiting in the exception rings, taken out (any thread, one at a time).
-  std::vector<HostFrame> take_exceptions();
-  // one_way = rx: the frames the GPU consumed since the last call, taken out (the slow path's
-  // thread only). Frames without a stamp are left out.
-  std::vector<GpuArrival> take_arrivals();
-  // With a one-way mode: the GPU clock's calibration so far.
-  std::optional<GpuClockStats> clock_stats() const;
-  // Only after stop(): where every slot of each plane is.
-  std::vector<SlotAudit> audit() const;
+  std::vector<HostFrame> take_host_frames() override;
+  std::vector<GpuArrival> take_arrivals() override;
+  std::vector<SlotAudit> audit() const override;
 
  private:
   struct Impl;

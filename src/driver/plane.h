@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "driver/driver.h"
 #include "driver/gpu_nf_runner.h"
 #include "driver/options.h"
 #include "driver/queue_rings.h"
@@ -19,51 +20,8 @@
 
 namespace gnf::driver {
 
-// What a driver counts, per plane. `T` is Counter for a CPU plane's live counters, uint64_t for
-// what the GPU driver publishes (gpu_bypass.h, in this order: bypass::Stat) and for snapshots.
-template <typename T>
-struct DriverCountersOf {
-  T rx_packets{};        // taken from rx rings
-  T tx_packets{};        // queued on tx rings
-  T nf_drops{};          // verdict Drop
-  T to_host{};           // verdict ToHost, handed to the exception queue
-  T to_host_overflow{};  // ToHost while the exception queue was full (dropped)
-  T tx_ring_full{};      // forwarded, but the tx ring had no room (dropped, like rte_eth_tx_burst's rest)
-  T bad_out_port{};      // an NF named a port that does not exist (dropped)
-  T alloc_failures{};    // an rx burst stopped because the pool had no slot to refill with
-  T tail_writes{};       // RDT + TDT register writes (each one a PCIe write on hardware)
-  // The GPU as a one-way sink (bypass, one_way = rx): frames it took in, and those of them it could
-  // not note because its arrival ring was full (lost to the measurement).
-  T consumed{};
-  T unrecorded{};
-
-  // Named as the JSON summary's driver object names them, in the per-second stats line's order.
-  static constexpr CounterField<DriverCountersOf, T> kFields[] = {
-      {"rx_packets", &DriverCountersOf::rx_packets, Role::FromNic},
-      {"tx_packets", &DriverCountersOf::tx_packets, Role::ToNic},
-      {"nf_drops", &DriverCountersOf::nf_drops, Role::DriverEnd, Loss::NfDrop, "nf_drop"},
-      {"to_host", &DriverCountersOf::to_host, Role::DriverEnd, Loss::ToHost, "to_host"},
-      {"to_host_overflow", &DriverCountersOf::to_host_overflow, Role::DriverEnd, Loss::ToHost},
-      {"tx_ring_full", &DriverCountersOf::tx_ring_full, Role::DriverEnd, Loss::TxRing, "tx_full"},
-      {"bad_out_port", &DriverCountersOf::bad_out_port, Role::DriverEnd, Loss::Other},
-      {"alloc_failures", &DriverCountersOf::alloc_failures, Role::Count, Loss::None, "alloc_fail"},
-      {"tail_writes", &DriverCountersOf::tail_writes},
-      {"gpu_sink", &DriverCountersOf::consumed, Role::DriverEnd},
-      {"gpu_sink_unrecorded", &DriverCountersOf::unrecorded, Role::Count, Loss::Other},
-  };
-};
-static_assert(std::size(DriverCountersOf<Counter>::kFields) * sizeof(Counter) == sizeof(DriverCountersOf<Counter>),
-              "every driver counter has a line in the table");
-using DriverCounterValues = DriverCountersOf<uint64_t>;
-
 struct PlaneCounters : DriverCountersOf<Counter> {
   std::array<std::array<Counter, nf::NfCounters::kMax>, nf::kMaxChainLength> nf;
-};
-
-// A frame on its way to the host's slow path (copied out, so its slot is freed at once).
-struct HostFrame {
-  uint16_t port;
-  std::vector<uint8_t> bytes;
 };
 
 class Plane {

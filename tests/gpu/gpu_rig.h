@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "ctl/config.h"
 #include "path/pipeline.h"
 #include "wire/pcap_sink.h"
 #include "wire/pcap_source.h"

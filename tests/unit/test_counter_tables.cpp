@@ -11,6 +11,7 @@
 #include "driver/plane.h"
 #include "nic/dma_counters.h"
 #include "nic/port.h"
+#include "ctl/config.h"
 #include "path/pipeline.h"
 
 using namespace gnf;

@@ -1,0 +1,64 @@
+#include "path/snapshot.h"
+
+#include <algorithm>
+
+#include "path/ports.h"
+
+namespace gnf::path {
+
+uint64_t Snapshot::offered() const {
+  uint64_t n = 0;
+  for (const auto& p : ports) n += p.source_frames;
+  return n;
+}
+
+uint64_t Snapshot::accounted() const {
+  uint64_t n = frames_ended(driver);
+  n -= std::min(n, driver.host_tx);  // the slow path's own frames are in the ports' tx_packets
+  for (const auto& p : ports) n += frames_ended(p);
+  return n;
+}
+
+bool Snapshot::rings_and_driver_empty() const {
+  uint64_t to_driver = 0, off_tx_rings = 0;
+  for (const auto& p : ports) {
+    to_driver += frames(p, Role::ToDriver);
+    off_tx_rings += frames(p, Role::Sent) + frames(p, Role::NicTxDrop);
+  }
+  const uint64_t taken = frames(driver, Role::FromNic), queued = frames(driver, Role::ToNic);
+  // The slow path's frames go on the tx rings beside the driver's.
+  return to_driver == taken && taken == queued + frames(driver, Role::DriverEnd) &&
+         queued + driver.host_tx == off_tx_rings;
+}
+
+PortStats port_stats(const Ports& ports, size_t i) {
+  const nic::Port& port = ports[i];
+  const nic::PortCounterSnapshot c = port.counters();
+  PortStats p;
+  p.name = port.options().name;
+  const wire::SourceCounters source = ports.source_counters(i);
+  p.source_frames = source.frames;
+  p.source_malformed = source.malformed;
+  if (const wire::Link* link = ports.link(i)) p.link = link->link_counters();
+  static_cast<nic::PortCounterValues&>(p) = c;
+  p.dma = port.dma_counters();
+  p.queue_groups = port.group_count();
+  for (uint16_t q = 0; q < port.options().rx_queues; ++q) {
+    p.rx_queue_packets.push_back(c.rx_queue_packets[q]);
+    p.rx_queue_drops.push_back(c.rx_queue_drops[q]);
+  }
+  return p;
+}
+
+void add_driver_stats(Snapshot& s, const driver::DriverTotals& totals, const nf::NfChain& chain) {
+  add_counters(s.driver, totals);
+  s.gpu_driver_polls = totals.gpu_polls;
+  for (uint32_t e = 0; e < chain.size(); ++e) {
+    NfStats nf{chain.name(e), {}};
+    std::vector<std::string> names = chain.counter_names(e);
+    for (size_t k = 0; k < names.size(); ++k) nf.counters.emplace_back(names[k], totals.nf[e][k]);
+    s.nfs.push_back(nf);
+  }
+}
+
+}  // namespace gnf::path

@@ -1,0 +1,22 @@
+#include "path/spec.h"
+
+#include "util/name_table.h"
+
+namespace gnf::path {
+
+std::string_view path_name(PathKind kind) {
+  return kind == PathKind::Calibrate ? "calibrate" : name_of(kPathNames, kind);
+}
+
+nf::NfContext nf_context(const PathSpec& spec) {
+  nf::NfContext context;
+  context.ports = uint16_t(spec.ports.size());
+  for (size_t p = 0; p < spec.ports.size(); ++p) {
+    context.port_macs[p] = spec.ports[p].nic.mac;
+    for (const auto& [address, network] : spec.ports[p].addresses)
+      context.addresses.push_back({uint16_t(p), address, network});
+  }
+  return context;
+}
+
+}  // namespace gnf::path
