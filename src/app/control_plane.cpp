@@ -36,7 +36,7 @@ class RouterHost final : public path::HostHandler {
   }
 
   void handle(std::vector<driver::HostFrame> frames, uint64_t now_ns) override {
-    for (auto& f : frames) slow_path_->handle(f.port, std::move(f.bytes), now_ns);
+    for (auto& f : frames) slow_path_->handle(f.port, std::move(f.bytes), now_ns, f.reason);
     slow_path_->tick(now_ns);
   }
 

@@ -47,7 +47,7 @@ SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSl
 // The counter the NF moves for this frame, which it processes (forwarding rewrites it). The slow
 // path reads the tables as a plane does: as a reader, for the grace periods of sync/readers.h.
 nf::L3FwdView::Counter SlowPath::classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port) {
-  nf::PacketRef ref{frame.data(), uint32_t(frame.size()), 0, port, port, nf::Verdict::Forward};
+  nf::PacketRef ref{frame.data(), uint32_t(frame.size()), 0, port, port, nf::Verdict::Forward, nf::HostReason::Unspecified};
   nf::PacketBatch batch{&ref, 1};
   nf::NfCounters counters{};
   if (reader_) sync::reader_enter(reader_);
@@ -68,15 +68,15 @@ bool SlowPath::our_address(uint16_t port, const nf::IpAddress& address) const {
   return address.family == 6 && port < port_macs_.size() && address == link_local_address(port_macs_[port]);
 }
 
-void SlowPath::handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns) {
+void SlowPath::handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns, nf::HostReason reason) {
   if (frame.size() < 14 || port >= port_macs_.size()) {
     ++counters_[kMalformed];
     return;
   }
   const uint16_t type = load_be16(&frame[12]);
   if (type == kEtherTypeArp) handle_arp(port, frame);
-  else if (type == 0x0800) handle_ipv4(port, frame, now_ns);
-  else if (type == 0x86dd) handle_ipv6(port, frame, now_ns);
+  else if (type == 0x0800) handle_ipv4(port, frame, now_ns, reason);
+  else if (type == 0x86dd) handle_ipv6(port, frame, now_ns, reason);
   else ++counters_[kUnhandled];
 }
 
@@ -103,7 +103,7 @@ void SlowPath::handle_arp(uint16_t port, const std::vector<uint8_t>& frame) {
   else ++counters_[kUnhandled];
 }
 
-void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason) {
   const uint8_t* ip = frame.data() + 14;
   const uint32_t ihl = frame.size() >= 34 ? (ip[0] & 0xfu) * 4 : 0;
   if (ihl < 20 || ip[0] >> 4 != 4 || 14 + ihl > frame.size() || load_be16(ip + 2) < ihl ||
@@ -129,10 +129,10 @@ void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
     ++counters_[kUnhandled];
     return;
   }
-  handle_transit(port, frame, now_ns);
+  handle_transit(port, frame, now_ns, reason);
 }
 
-void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason) {
   const uint8_t* ip = frame.data() + 14;
   if (frame.size() < 54 || ip[0] >> 4 != 6 || 54u + load_be16(ip + 4) > frame.size()) {
     ++counters_[kMalformed];
@@ -145,7 +145,7 @@ void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
     ++counters_[kUnhandled];
     return;
   }
-  handle_transit(port, frame, now_ns);
+  handle_transit(port, frame, now_ns, reason);
 }
 
 bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& frame) {
@@ -208,28 +208,40 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
   return false;
 }
 
-void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
-  std::vector<uint8_t> copy = frame;
-  uint16_t out_port = 0;
+void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
-  switch (classify(port, copy, out_port)) {
-    case nf::L3FwdView::kForwardedIpv4:
-    case nf::L3FwdView::kForwardedIpv6:  // resolved since the NF looked
-      send(out_port, copy);
-      ++counters_[kHeldForwarded];
-      break;
-    case nf::L3FwdView::kToHostTtl:
+  if (reason == nf::HostReason::Unspecified) reason = reason_now(port, frame);
+  switch (reason) {
+    case nf::HostReason::TtlExpired:
       send_error(port, frame, v4 ? 11 : 3, 0, now_ns);
       break;
-    case nf::L3FwdView::kToHostNoRoute:
+    case nf::HostReason::NoRoute:
       send_error(port, frame, v4 ? 3 : 1, 0, now_ns);
       break;
-    case nf::L3FwdView::kToHostNoNeighbour:
-      hold(port, std::move(frame), now_ns);
+    case nf::HostReason::NoNeighbour:
+      if (!forward_if_resolved(port, frame)) hold(port, std::move(frame), now_ns);
       break;
     default:
       ++counters_[kUnhandled];
   }
+}
+
+nf::HostReason SlowPath::reason_now(uint16_t port, const std::vector<uint8_t>& frame) {
+  std::vector<uint8_t> copy = frame;
+  uint16_t out_port = 0;
+  const nf::L3FwdView::Counter c = classify(port, copy, out_port);
+  if (c == nf::L3FwdView::kForwardedIpv4 || c == nf::L3FwdView::kForwardedIpv6) return nf::HostReason::NoNeighbour;
+  return nf::L3FwdView::reason_of(c);
+}
+
+bool SlowPath::forward_if_resolved(uint16_t in_port, std::vector<uint8_t>& frame) {
+  std::vector<uint8_t> copy = frame;
+  uint16_t out_port = 0;
+  const nf::L3FwdView::Counter c = classify(in_port, copy, out_port);
+  if (c != nf::L3FwdView::kForwardedIpv4 && c != nf::L3FwdView::kForwardedIpv6) return false;
+  send(out_port, copy);
+  ++counters_[kHeldForwarded];
+  return true;
 }
 
 void SlowPath::hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns) {

@@ -67,7 +67,10 @@ class SlowPath {
   SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
            Transmit transmit);
 
-  void handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns);
+  // A frame an NF sent up, and why (nf::HostReason): TTL expired, no route and no neighbour are
+  // acted on as said; Unspecified asks the router again (an NF that does not say).
+  void handle(uint16_t port, std::vector<uint8_t> frame, uint64_t now_ns,
+              nf::HostReason reason = nf::HostReason::Unspecified);
   // Retries resolutions and gives up on old ones; call every few milliseconds.
   void tick(uint64_t now_ns);
 
@@ -84,11 +87,16 @@ class SlowPath {
 
   nf::L3FwdView::Counter classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port);
   void handle_arp(uint16_t port, const std::vector<uint8_t>& frame);
-  void handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
-  void handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
+  void handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
+  void handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
   bool handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& frame);
   // Why the NF punted a packet not for the router, and what to do about it.
-  void handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
+  void handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
+  // Why the router sends `frame` up now, for a frame whose NF did not say (a frame it would now
+  // forward counts as NoNeighbour: resolved since).
+  nf::HostReason reason_now(uint16_t port, const std::vector<uint8_t>& frame);
+  // Forwards `frame` if the router can now (its next hop resolved since the NF looked).
+  bool forward_if_resolved(uint16_t in_port, std::vector<uint8_t>& frame);
   void hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns);
   void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
   void solicit(Pending& pending, uint64_t now_ns);

@@ -65,6 +65,7 @@ struct DriverTotals : DriverCounterValues {
 struct HostFrame {
   uint16_t port;
   std::vector<uint8_t> bytes;
+  nf::HostReason reason = nf::HostReason::Unspecified;  // what the NF that punted it said
 };
 
 

@@ -196,9 +196,10 @@ std::vector<HostFrame> GpuBypass::take_host_frames() {
     uint32_t& tail = m.exception_tails[q];
     for (; tail != head; ++tail) {
       const uint8_t* entry = ring.entries + size_t(tail % ring.count) * ring.entry_bytes;
-      uint32_t header[2];
+      uint32_t header[3];
       std::memcpy(header, entry, sizeof(header));
-      frames.push_back(HostFrame{uint16_t(header[0]), std::vector<uint8_t>(entry + 16, entry + 16 + header[1])});
+      frames.push_back(HostFrame{uint16_t(header[0]), std::vector<uint8_t>(entry + 16, entry + 16 + header[1]),
+                                 nf::HostReason(header[2])});
     }
     // Release: the entries are copied out before the kernel may refill them.
     store_release_sys(ring.tail, tail);

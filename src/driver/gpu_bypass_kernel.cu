@@ -141,6 +141,7 @@ __device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, con
   auto* header = reinterpret_cast<uint32_t*>(entry);
   header[0] = r.in_port;
   header[1] = len;
+  header[2] = uint32_t(r.reason);
   // Slots are 1 KiB-aligned and a multiple of 1 KiB long, so whole 16-byte words stay inside.
   const uint4* src = reinterpret_cast<const uint4*>(r.data);
   uint4* dst = reinterpret_cast<uint4*>(entry + 16);

@@ -30,7 +30,7 @@ inline constexpr uint32_t kNoPort = 0xFFFF;
 // Frames for the host's slow path, in pinned host memory: the GPU fills entries and moves `head`,
 // the host copies them out and moves `tail`. Both are free-running counters.
 struct DevExceptionRing {
-  uint8_t* entries;  // `count` entries of `entry_bytes`: a 16-byte header (port, length), the frame
+  uint8_t* entries;  // `count` entries of `entry_bytes`: a 16-byte header (port, length, nf::HostReason), the frame
   uint32_t* head;    // written by the GPU (release), read by the host (acquire)
   uint32_t* tail;    // written by the host (release), read by the GPU (acquire)
   uint32_t count;

@@ -28,6 +28,7 @@ __device__ void process_packet(const nf::NfChainView& chain, nf::PacketRef& ref,
   ref.len = r.len;
   ref.out_port = r.out_port;
   ref.verdict = r.verdict;
+  ref.reason = r.reason;
 }
 
 // Kernel per burst. `device_packets` null: the bytes are read in place (zero-copy); otherwise

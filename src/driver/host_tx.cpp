@@ -28,7 +28,7 @@ bool HostTxQueue::send(const uint8_t* frame, uint32_t len, uint64_t now_ns) {
   const uint64_t slot = pool.alloc();
   if (!slot) return false;
   std::memcpy(reinterpret_cast<uint8_t*>(slot), frame, len);
-  nf::PacketRef ref{reinterpret_cast<uint8_t*>(slot), len, 0, 0, 0, nf::Verdict::Forward};
+  nf::PacketRef ref{reinterpret_cast<uint8_t*>(slot), len, 0, 0, 0, nf::Verdict::Forward, nf::HostReason::Unspecified};
   nf::PacketRef* refs[] = {&ref};
   if (send_burst(tx, refs, 1, now_ns) != 1) {
     pool.release(slot);

@@ -98,7 +98,7 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
     if (p.verdict == nf::Verdict::ToHost) {
       std::lock_guard lock(host_mutex_);
       if (host_frames_.size() < kExceptionQueueDepth) {
-        host_frames_.push_back(HostFrame{p.in_port, std::vector<uint8_t>(p.data, p.data + p.len)});
+        host_frames_.push_back(HostFrame{p.in_port, std::vector<uint8_t>(p.data, p.data + p.len), p.reason});
         counters_.to_host.add();
       } else {
         counters_.to_host_overflow.add();

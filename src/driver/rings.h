@@ -73,7 +73,7 @@ struct RxRingRef {
     const uint32_t i = (next + k) % entries;
     nic::ixgbe_adv_rx_desc& desc = descs[i];
     const nf::PacketRef packet{reinterpret_cast<uint8_t*>(slots[i]), desc.wb.upper.length, desc.wb.lower.hi_dword.rss,
-                               port, port, nf::Verdict::Forward};
+                               port, port, nf::Verdict::Forward, nf::HostReason::Unspecified};
     slots[i] = fresh;
     // Back to the read format. hdr_addr overlaps status_error, so this also clears DD. The NIC
     // will not look at this descriptor before RDT passes it, and RDT is written with release.

@@ -154,7 +154,7 @@ TEST(L3FwdOnGpu, ForwardsAsTheCpuDoesOverARealRoutingTableUpdatedWhileMirrored) 
       for (auto& byte : dst) byte = uint8_t(rng());
     std::vector<uint8_t> f = frame_to(dst.data(), v4 ? 4 : 6, rng);
     std::copy(f.begin(), f.end(), frames.begin() + size_t(i) * kSlot);
-    host_refs[i] = nf::PacketRef{&frames[size_t(i) * kSlot], uint32_t(f.size()), 0, 0, 0, nf::Verdict::Forward};
+    host_refs[i] = nf::PacketRef{&frames[size_t(i) * kSlot], uint32_t(f.size()), 0, 0, 0, nf::Verdict::Forward, nf::HostReason::Unspecified};
   }
 
   // The GPU first: it works on a copy of the frames as they are; the CPU then rewrites them in place.

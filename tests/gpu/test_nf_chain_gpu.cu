@@ -37,7 +37,7 @@ TEST_P(NfChainOnGpu, GivesTheSameResultAsTheCpu) {
   for (uint32_t i = 0; i < kPackets; ++i) {
     uint32_t len = i % 97 == 0 ? rng() % 14 : 60 + rng() % 1455;  // some too short for Ethernet
     for (uint32_t b = 0; b < len; ++b) frames[size_t(i) * kSlot + b] = uint8_t(rng());
-    host_refs[i] = nf::PacketRef{&frames[size_t(i) * kSlot], len, 0, uint16_t(i % 4), 0, nf::Verdict::Forward};
+    host_refs[i] = nf::PacketRef{&frames[size_t(i) * kSlot], len, 0, uint16_t(i % 4), 0, nf::Verdict::Forward, nf::HostReason::Unspecified};
   }
 
   // The GPU first: it works on a copy of the frames as they are; the CPU then rewrites them in place.

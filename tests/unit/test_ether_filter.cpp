@@ -48,7 +48,7 @@ TEST(EtherFilter, SendsListedTypesToTheHostDropsOthersAndPassesTheRestUntouched)
                                               frame(0x0806, true, 17)};
   const std::vector<std::vector<uint8_t>> before = frames;
   std::vector<PacketRef> refs;
-  for (auto& f : frames) refs.push_back(PacketRef{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Forward});
+  for (auto& f : frames) refs.push_back(PacketRef{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Forward, HostReason::Unspecified});
   PacketBatch batch{refs.data(), uint32_t(refs.size())};
   NfCounters counters[kMaxChainLength] = {};
   run_chain(chain.view(), batch, counters);
@@ -70,7 +70,7 @@ TEST(EtherFilter, AListedVlanIsEveryTaggedFrame) {
   std::vector<std::vector<uint8_t>> frames = {frame(0x0800, true), frame(0x0806, true), frame(0x0806), frame(0x0800),
                                               frame(0x0800, true, 17)};
   std::vector<PacketRef> refs;
-  for (auto& f : frames) refs.push_back(PacketRef{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Forward});
+  for (auto& f : frames) refs.push_back(PacketRef{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Forward, HostReason::Unspecified});
   PacketBatch batch{refs.data(), uint32_t(refs.size())};
   NfCounters counters[kMaxChainLength] = {};
   run_chain(chain.view(), batch, counters);
@@ -85,7 +85,7 @@ TEST(EtherFilter, AListedVlanIsEveryTaggedFrame) {
 TEST(EtherFilter, LeavesPacketsAnEarlierElementDecidedAlone) {
   NfChain chain = make_filter("arp", "");
   std::vector<uint8_t> f = frame(0x0806);
-  PacketRef r{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Drop};
+  PacketRef r{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Drop, HostReason::Unspecified};
   PacketBatch batch{&r, 1};
   NfCounters counters[kMaxChainLength] = {};
   run_chain(chain.view(), batch, counters);

@@ -29,7 +29,7 @@ std::vector<uint8_t> eth_frame() {
 }
 
 PacketRef ref(std::vector<uint8_t>& f, uint16_t in_port) {
-  return PacketRef{f.data(), uint32_t(f.size()), 0, in_port, in_port, Verdict::Forward};
+  return PacketRef{f.data(), uint32_t(f.size()), 0, in_port, in_port, Verdict::Forward, HostReason::Unspecified};
 }
 
 }  // namespace

@@ -93,14 +93,15 @@ struct Outcome {
   Verdict verdict;
   uint16_t out_port;
   std::vector<uint64_t> counters;
+  HostReason reason;
 };
 
 Outcome run(NfChain& chain, std::vector<uint8_t>& frame, uint16_t in_port = 0) {
-  PacketRef ref{frame.data(), uint32_t(frame.size()), 0, in_port, in_port, Verdict::Forward};
+  PacketRef ref{frame.data(), uint32_t(frame.size()), 0, in_port, in_port, Verdict::Forward, HostReason::Unspecified};
   PacketBatch batch{&ref, 1};
   NfCounters counters[kMaxChainLength] = {};
   run_chain(chain.view(), batch, counters);
-  return {ref.verdict, ref.out_port, {counters[0].value, counters[0].value + L3FwdView::kCounterCount}};
+  return {ref.verdict, ref.out_port, {counters[0].value, counters[0].value + L3FwdView::kCounterCount}, ref.reason};
 }
 
 // The one counter a packet went under.
@@ -204,6 +205,18 @@ TEST(L3Fwd, ExpiringTtlAndHopLimitGoToTheHostUnchanged) {
   EXPECT_EQ(counter_of(run(chain, f6)), L3FwdView::kToHostTtl);
   EXPECT_EQ(f4, before4);
   EXPECT_EQ(f6, before6);
+}
+
+TEST(L3Fwd, APuntedPacketCarriesWhyForTheSlowPath) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n203.0.113.0/24 10.0.1.9\n");  // 10.0.1.9: not resolved
+  std::vector<uint8_t> ttl = ipv4_frame("10.0.0.5", "198.18.0.1", 1), no_route = ipv4_frame("10.0.0.5", "192.0.2.1"),
+                       unresolved = ipv4_frame("10.0.0.5", "203.0.113.1"), local = ipv4_frame("10.0.0.5", "10.0.0.1");
+  std::vector<uint8_t> forwarded = ipv4_frame("10.0.0.5", "198.18.0.1");
+  EXPECT_EQ(run(chain, forwarded).reason, HostReason::Unspecified);
+  EXPECT_EQ(run(chain, ttl).reason, HostReason::TtlExpired);
+  EXPECT_EQ(run(chain, no_route).reason, HostReason::NoRoute);
+  EXPECT_EQ(run(chain, unresolved).reason, HostReason::NoNeighbour);
+  EXPECT_EQ(run(chain, local).reason, HostReason::Local);
 }
 
 TEST(L3Fwd, NoRouteGoesToTheHostAndBlackholeRoutesDrop) {

@@ -50,6 +50,7 @@ struct EtherFilterView {
       }
       if (listed(to_host, to_host_count, type)) {
         p.verdict = Verdict::ToHost;
+        p.reason = HostReason::Filtered;
         ++counters.value[kToHost];
       } else if (listed(drop, drop_count, type)) {
         p.verdict = Verdict::Drop;

@@ -93,6 +93,19 @@ struct L3FwdView {
       ++counters.value[c];
       if (c == kForwardedIpv4 || c == kForwardedIpv6) continue;
       p.verdict = c >= kDropNotIp ? Verdict::Drop : Verdict::ToHost;
+      if (p.verdict == Verdict::ToHost) p.reason = reason_of(c);
+    }
+  }
+
+  // The slow path's cue for each to_host counter.
+  GNF_HD static HostReason reason_of(Counter c) {
+    switch (c) {
+      case kToHostLocal: return HostReason::Local;
+      case kToHostTtl: return HostReason::TtlExpired;
+      case kToHostNoRoute: return HostReason::NoRoute;
+      case kToHostNoNeighbour: return HostReason::NoNeighbour;
+      case kToHostOptions: return HostReason::Options;
+      default: return HostReason::Unspecified;
     }
   }
 

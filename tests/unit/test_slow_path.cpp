@@ -1,0 +1,75 @@
+// The router's slow path acts on why the NF sent a frame up (nf::HostReason), not on a second
+// lookup: what the NF saw when it forwarded is what the slow path answers for.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <unistd.h>
+
+#include "ctl/slow_path.h"
+#include "nf/l3fwd/l3fwd.h"
+
+namespace gnf {
+namespace {
+
+using Frames = std::vector<std::pair<uint16_t, std::vector<uint8_t>>>;
+
+struct Rig {
+  nf::L3FwdView view{};
+  std::unique_ptr<nf::Router> router;
+  Frames sent;
+  std::unique_ptr<ctl::SlowPath> slow;
+
+  explicit Rig(const std::string& routes) {
+    const std::string file = ::testing::TempDir() + std::to_string(getpid()) + "-slow-routes.txt";
+    std::ofstream(file) << routes;
+    nf::Params params("test.toml", 1, "nf[0]");
+    params.set("routes", nf::ParamValue{file, 0});
+    nf::NfContext context;
+    context.ports = 2;
+    for (uint16_t p = 0; p < 2; ++p) context.port_macs[p] = {0x02, 0, 0, 0, 0x01, uint8_t(p)};
+    for (auto [port, text] : {std::pair{0, "10.0.0.1/24"}, {1, "10.0.1.1/24"}}) {
+      auto parsed = *nf::parse_interface_address(text);
+      context.addresses.push_back({uint16_t(port), parsed.first, parsed.second});
+    }
+    router = nf::configure_l3fwd(params, context, view);
+    slow = std::make_unique<ctl::SlowPath>(*router, view, nullptr,
+                                           std::vector<std::array<uint8_t, 6>>{context.port_macs[0], context.port_macs[1]},
+                                           [this](uint16_t port, const std::vector<uint8_t>& f) {
+                                             sent.emplace_back(port, f);
+                                             return true;
+                                           });
+  }
+};
+
+// UDP/IPv4 from 10.0.0.5 to `dst` on port 0, addressed to the router's MAC, TTL 64.
+std::vector<uint8_t> udp_to(uint8_t d0, uint8_t d1, uint8_t d2, uint8_t d3) {
+  std::vector<uint8_t> f(60, 0);
+  const uint8_t head[] = {0x02, 0, 0, 0, 0x01, 0x00, 0x02, 0xaa, 0, 0, 0, 5, 0x08, 0x00,
+                          0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 5, d0, d1, d2, d3};
+  std::copy(std::begin(head), std::end(head), f.begin());
+  uint32_t sum = 0;
+  for (int i = 14; i < 34; i += 2) sum += uint32_t(f[i] << 8 | f[i + 1]);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  f[24] = uint8_t(~sum >> 8), f[25] = uint8_t(~sum);
+  return f;
+}
+
+uint64_t count(const ctl::SlowPath& s, int counter) { return s.counters()[counter]; }
+
+TEST(SlowPath, AnswersForWhatTheNfSawNotForASecondLookup) {
+  // 192.0.2.0/24 is routed now (through 10.0.1.2, not resolved), but the NF said no route: the
+  // slow path sends the unreachable the NF's verdict calls for.
+  Rig rig("192.0.2.0/24 10.0.1.2\n");
+  rig.slow->handle(0, udp_to(192, 0, 2, 1), 1'000'000'000, nf::HostReason::NoRoute);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kUnreachable), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kHeld), 0u);
+  ASSERT_EQ(rig.sent.size(), 1u);
+  EXPECT_EQ(rig.sent[0].first, 0);  // back to the sender
+  // Without a reason it asks the router, which holds it for 10.0.1.2's resolution (and asks for it).
+  rig.slow->handle(0, udp_to(192, 0, 2, 1), 2'000'000'000);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kHeld), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kArpRequests), 1u);
+}
+
+}  // namespace
+}  // namespace gnf
