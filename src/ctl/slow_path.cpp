@@ -221,6 +221,9 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
     case nf::HostReason::NoNeighbour:
       if (!forward_if_resolved(port, frame)) hold(port, std::move(frame), now_ns);
       break;
+    case nf::HostReason::TooBig:
+      too_big(port, frame, now_ns);
+      break;
     default:
       ++counters_[kUnhandled];
   }
@@ -345,7 +348,7 @@ bool SlowPath::rate_allows(uint64_t now_ns) {
 }
 
 void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code,
-                          uint64_t now_ns) {
+                          uint64_t now_ns, uint32_t mtu) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
   const uint8_t* ip = frame.data() + 14;
   // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4) or a multicast source.
@@ -372,12 +375,50 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
   std::vector<uint8_t> icmp(8 + quoted, 0);
   icmp[0] = type;
   icmp[1] = code;
+  if (mtu && v4) wire::store_be16(&icmp[6], uint16_t(mtu));  // next-hop MTU (RFC 1191)
+  if (mtu && !v4) wire::store_be32(&icmp[4], mtu);           // MTU (RFC 4443 3.2)
   std::memcpy(&icmp[8], ip, quoted);
   const nf::IpAddress to = address_at(ip + (v4 ? 12 : 8), v4 ? 4 : 6);
   const Mac back = mac_at(&frame[6]);
   send(port, v4 ? icmpv4_frame(back, port_macs_[port], *source, to, std::move(icmp))
                 : icmpv6_frame(back, port_macs_[port], *source, to, std::move(icmp)));
-  ++counters_[(v4 ? type == 11 : type == 3) ? kTimeExceeded : kUnreachable];
+  ++counters_[mtu ? kTooBig : (v4 ? type == 11 : type == 3) ? kTimeExceeded : kUnreachable];
+}
+
+void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+  const bool v4 = load_be16(&frame[12]) == 0x0800;
+  uint8_t* ip = frame.data() + 14;
+  const auto route = router_.lookup(address_at(ip + (v4 ? 16 : 24), v4 ? 4 : 6));
+  const uint32_t mtu = route && route->port < nf::kMaxPorts ? view_.mtu[route->port] : 0;
+  if (mtu == 0) {  // the routes changed since: no longer too big for where it goes
+    ++counters_[kUnhandled];
+    return;
+  }
+  constexpr uint16_t kDontFragment = 0x4000, kMoreFragments = 0x2000, kOffsetMask = 0x1fff;
+  const uint16_t flags_offset = v4 ? load_be16(ip + 6) : 0;
+  if (!v4 || (flags_offset & kDontFragment)) {
+    send_error(port, frame, v4 ? 3 : 2, v4 ? 4 : 0, now_ns, mtu);
+    return;
+  }
+  // RFC 791: the payload in pieces of a multiple of 8 bytes, each behind a copy of the header (no
+  // options: a packet with options is the options' case), the last keeping the packet's MF.
+  const uint32_t ihl = (ip[0] & 0xfu) * 4, total = load_be16(ip + 2);
+  const uint32_t piece = (mtu - ihl) / 8 * 8;
+  for (uint32_t at = 0; at < total - ihl; at += piece) {
+    const uint32_t len = std::min(piece, total - ihl - at);
+    std::vector<uint8_t> fragment(frame.begin(), frame.begin() + 14 + ihl);
+    fragment.insert(fragment.end(), ip + ihl + at, ip + ihl + at + len);
+    uint8_t* f = fragment.data() + 14;
+    const bool last = at + len == total - ihl;
+    const uint16_t more = last ? (flags_offset & kMoreFragments) : kMoreFragments;
+    wire::store_be16(f + 2, uint16_t(ihl + len));
+    wire::store_be16(f + 6, uint16_t(more | ((flags_offset & kOffsetMask) + at / 8)));
+    wire::store_be16(f + 10, 0);
+    wire::store_be16(f + 10, wire::checksum_finish(wire::checksum_add(0, f, ihl)));
+    if (fragment.size() < 60) fragment.resize(60, 0);  // Ethernet's minimum, as the NIC would pad
+    if (!forward_if_resolved(port, fragment)) hold(port, std::move(fragment), now_ns);
+  }
+  ++counters_[kFragmented];
 }
 
 }  // namespace gnf::ctl

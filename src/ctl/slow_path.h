@@ -47,6 +47,8 @@ class SlowPath {
     kEchoReplies,
     kTimeExceeded,
     kUnreachable,
+    kTooBig,       // ICMP fragmentation needed (IPv4 with DF) / packet too big (IPv6) sent
+    kFragmented,   // IPv4 packets without DF cut to the output port's MTU
     kRateLimited,
     kHeld,
     kHeldForwarded,
@@ -58,7 +60,7 @@ class SlowPath {
   };
   static constexpr const char* kCounterNames[kCounterCount] = {
       "arp_replies", "arp_requests", "nd_advertisements", "nd_solicitations", "neighbours_learnt",
-      "echo_replies", "time_exceeded", "unreachable", "rate_limited", "held", "held_forwarded",
+      "echo_replies", "time_exceeded", "unreachable", "too_big", "fragmented", "rate_limited", "held", "held_forwarded",
       "held_dropped", "unhandled", "malformed", "tx_failed"};
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
@@ -101,7 +103,12 @@ class SlowPath {
   void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
   void solicit(Pending& pending, uint64_t now_ns);
   // ICMP(v6) error about `frame` back to its sender, from the router's address on `port`.
-  void send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code, uint64_t now_ns);
+  // `mtu`: the next hop's, for fragmentation needed (RFC 1191) and packet too big (RFC 4443 3.2).
+  void send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code, uint64_t now_ns,
+                  uint32_t mtu = 0);
+  // A packet larger than its output port's MTU: an ICMP error, or (IPv4 without DF) fragments
+  // forwarded or held as the packet would have been.
+  void too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
   bool rate_allows(uint64_t now_ns);
   bool our_address(uint16_t port, const nf::IpAddress& address) const;
   void send(uint16_t port, const std::vector<uint8_t>& frame);

@@ -12,6 +12,8 @@ namespace gnf::nf {
 struct NfContext {
   uint16_t ports = 1;
   std::array<std::array<uint8_t, 6>, kMaxPorts> port_macs{};
+  // The largest IP packet each port sends (its max_frame less the Ethernet header); 0: no limit.
+  std::array<uint16_t, kMaxPorts> port_mtu{};
   // The ports' own IP addresses, as [[port]] ipv4 / ipv6 give them (a router answers for them).
   struct PortAddress {
     uint16_t port;

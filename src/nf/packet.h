@@ -26,6 +26,8 @@ enum class HostReason : uint8_t {
   NoNeighbour = 4,  // the next hop is not resolved yet: the slow path holds it and asks
   Options = 5,      // IPv4 options, IPv6 Hop-by-Hop: processed by the slow path
   Filtered = 6,     // an EtherType an ether_filter sends up (ARP, LLDP, ...)
+  TooBig = 7,       // larger than the output port's MTU: ICMP fragmentation needed / packet too big,
+                    // or fragments (IPv4 without DF)
 };
 
 struct PacketRef {

@@ -1,6 +1,7 @@
 #include "path/spec.h"
 
 #include "util/name_table.h"
+#include "util/net_headers.h"
 
 namespace gnf::path {
 
@@ -13,6 +14,7 @@ nf::NfContext nf_context(const PathSpec& spec) {
   context.ports = uint16_t(spec.ports.size());
   for (size_t p = 0; p < spec.ports.size(); ++p) {
     context.port_macs[p] = spec.ports[p].nic.mac;
+    context.port_mtu[p] = uint16_t(spec.ports[p].nic.max_frame_bytes - net::kEthHeaderBytes);
     for (const auto& [address, network] : spec.ports[p].addresses)
       context.addresses.push_back({uint16_t(p), address, network});
   }

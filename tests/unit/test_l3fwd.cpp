@@ -35,7 +35,8 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 // A router with 10.0.0.1/24 + 2001:db8:0::1/64 on port 0 and 10.0.1.1/24 + 2001:db8:1::1/64 on port 1,
 // gateway 10.0.1.2 / 2001:db8:1::2 on port 1 resolved, and the routes of `routes`.
-NfChain make_router(const std::string& routes, bool check_dst_mac = true, int64_t lpm4_groups = 65536) {
+NfChain make_router(const std::string& routes, bool check_dst_mac = true, int64_t lpm4_groups = 65536,
+                    uint16_t port1_mtu = 0) {
   Params p("test.toml", 1, "nf[0]");
   p.set("lpm4_groups", ParamValue{lpm4_groups, 0});
   p.set("routes", ParamValue{temp_file("routes.txt", routes), 0});
@@ -43,6 +44,7 @@ NfChain make_router(const std::string& routes, bool check_dst_mac = true, int64_
   p.set("check_dst_mac", ParamValue{check_dst_mac, 0});
   NfContext context;
   context.ports = 2;
+  context.port_mtu[1] = port1_mtu;
   for (uint16_t i = 0; i < 2; ++i) context.port_macs[i] = kPortMac[i];
   for (auto [port, text] : {std::pair{0, "10.0.0.1/24"}, {0, "2001:db8:0::1/64"}, {1, "10.0.1.1/24"}, {1, "2001:db8:1::1/64"}}) {
     auto parsed = *parse_interface_address(text);
@@ -217,6 +219,25 @@ TEST(L3Fwd, APuntedPacketCarriesWhyForTheSlowPath) {
   EXPECT_EQ(run(chain, no_route).reason, HostReason::NoRoute);
   EXPECT_EQ(run(chain, unresolved).reason, HostReason::NoNeighbour);
   EXPECT_EQ(run(chain, local).reason, HostReason::Local);
+}
+
+TEST(L3Fwd, APacketLargerThanTheOutputPortsMtuGoesToTheHost) {
+  // Port 1 sends at most 1500-byte IP packets; port 0 (no limit) takes jumbo frames.
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n2001:db8:100::/40 2001:db8:1::2\n", true, 65536, 1500);
+  for (uint32_t len : {1514u, 1515u, 9014u}) {
+    std::vector<uint8_t> f4 = ipv4_frame("10.0.0.5", "198.18.0.1", 64, len),
+                         f6 = ipv6_frame("2001:db8::5", "2001:db8:100::1", 64, 17, len);
+    const Outcome o4 = run(chain, f4), o6 = run(chain, f6);
+    SCOPED_TRACE(len);
+    if (len <= 1514) {
+      EXPECT_EQ(counter_of(o4), L3FwdView::kForwardedIpv4);
+      EXPECT_EQ(counter_of(o6), L3FwdView::kForwardedIpv6);
+    } else {
+      EXPECT_EQ(counter_of(o4), L3FwdView::kToHostTooBig);
+      EXPECT_EQ(o4.reason, HostReason::TooBig);
+      EXPECT_EQ(counter_of(o6), L3FwdView::kToHostTooBig);
+    }
+  }
 }
 
 TEST(L3Fwd, NoRouteGoesToTheHostAndBlackholeRoutesDrop) {

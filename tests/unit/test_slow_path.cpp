@@ -19,13 +19,14 @@ struct Rig {
   Frames sent;
   std::unique_ptr<ctl::SlowPath> slow;
 
-  explicit Rig(const std::string& routes) {
+  explicit Rig(const std::string& routes, uint16_t port1_mtu = 0) {
     const std::string file = ::testing::TempDir() + std::to_string(getpid()) + "-slow-routes.txt";
     std::ofstream(file) << routes;
     nf::Params params("test.toml", 1, "nf[0]");
     params.set("routes", nf::ParamValue{file, 0});
     nf::NfContext context;
     context.ports = 2;
+    context.port_mtu[1] = port1_mtu;
     for (uint16_t p = 0; p < 2; ++p) context.port_macs[p] = {0x02, 0, 0, 0, 0x01, uint8_t(p)};
     for (auto [port, text] : {std::pair{0, "10.0.0.1/24"}, {1, "10.0.1.1/24"}}) {
       auto parsed = *nf::parse_interface_address(text);
@@ -41,12 +42,15 @@ struct Rig {
   }
 };
 
-// UDP/IPv4 from 10.0.0.5 to `dst` on port 0, addressed to the router's MAC, TTL 64.
-std::vector<uint8_t> udp_to(uint8_t d0, uint8_t d1, uint8_t d2, uint8_t d3) {
-  std::vector<uint8_t> f(60, 0);
+// UDP/IPv4 from 10.0.0.5 to `dst` on port 0, addressed to the router's MAC, TTL 64, `ip_bytes`
+// long (payload bytes numbered), with DF if asked.
+std::vector<uint8_t> udp_to(uint8_t d0, uint8_t d1, uint8_t d2, uint8_t d3, uint16_t ip_bytes = 46, bool df = false) {
+  std::vector<uint8_t> f(std::max(60, 14 + ip_bytes), 0);
   const uint8_t head[] = {0x02, 0, 0, 0, 0x01, 0x00, 0x02, 0xaa, 0, 0, 0, 5, 0x08, 0x00,
-                          0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 5, d0, d1, d2, d3};
+                          0x45, 0, uint8_t(ip_bytes >> 8), uint8_t(ip_bytes), 0x12, 0x34, uint8_t(df ? 0x40 : 0), 0,
+                          64, 17, 0, 0, 10, 0, 0, 5, d0, d1, d2, d3};
   std::copy(std::begin(head), std::end(head), f.begin());
+  for (uint32_t i = 34; i < 14u + ip_bytes; ++i) f[i] = uint8_t(i * 7);
   uint32_t sum = 0;
   for (int i = 14; i < 34; i += 2) sum += uint32_t(f[i] << 8 | f[i + 1]);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
@@ -69,6 +73,44 @@ TEST(SlowPath, AnswersForWhatTheNfSawNotForASecondLookup) {
   rig.slow->handle(0, udp_to(192, 0, 2, 1), 2'000'000'000);
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kHeld), 1u);
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kArpRequests), 1u);
+}
+
+TEST(SlowPath, APacketTooBigForItsPortGetsTheMtuOrIsFragmented) {
+  Rig rig("192.0.2.0/24 10.0.1.2\n", 1500);
+  rig.router->set_neighbour(1, *nf::parse_ip_address("10.0.1.2"), {0x02, 0xbb, 0, 0, 0, 2});
+  // DF: ICMP fragmentation needed back to the sender, with the next hop's MTU (RFC 1191).
+  rig.slow->handle(0, udp_to(192, 0, 2, 1, 4000, true), 1'000'000'000, nf::HostReason::TooBig);
+  ASSERT_EQ(rig.sent.size(), 1u);
+  const std::vector<uint8_t>& icmp = rig.sent[0].second;
+  EXPECT_EQ(rig.sent[0].first, 0);
+  EXPECT_EQ(icmp[34], 3);                         // destination unreachable
+  EXPECT_EQ(icmp[35], 4);                         // fragmentation needed and DF set
+  EXPECT_EQ(icmp[40] << 8 | icmp[41], 1500);      // next-hop MTU
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kTooBig), 1u);
+  // Without DF: fragments of at most 1500 bytes, offsets in 8-byte units, MF on all but the last,
+  // forwarded to the next hop; their payloads put together are the packet's.
+  rig.sent.clear();
+  const std::vector<uint8_t> packet = udp_to(192, 0, 2, 1, 4000, false);
+  rig.slow->handle(0, packet, 2'000'000'000, nf::HostReason::TooBig);
+  ASSERT_EQ(rig.sent.size(), 3u);
+  std::vector<uint8_t> payload;
+  for (size_t i = 0; i < rig.sent.size(); ++i) {
+    const std::vector<uint8_t>& f = rig.sent[i].second;
+    const uint8_t* ip = f.data() + 14;
+    const uint32_t total = uint32_t(ip[2] << 8 | ip[3]), flags = uint32_t(ip[6] << 8 | ip[7]);
+    EXPECT_EQ(rig.sent[i].first, 1);
+    EXPECT_LE(total, 1500u);
+    EXPECT_EQ(ip[8], 63);  // forwarded: TTL down by one
+    EXPECT_EQ((flags & 0x1fff) * 8, payload.size());
+    EXPECT_EQ((flags & 0x2000) != 0, i + 1 < rig.sent.size());
+    uint32_t sum = 0;
+    for (int k = 0; k < 20; k += 2) sum += uint32_t(ip[k] << 8 | ip[k + 1]);
+    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    EXPECT_EQ(sum, 0xffffu) << "header checksum of fragment " << i;
+    payload.insert(payload.end(), ip + 20, ip + total);
+  }
+  EXPECT_EQ(payload, std::vector<uint8_t>(packet.begin() + 34, packet.begin() + 14 + 4000));
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kFragmented), 1u);
 }
 
 }  // namespace

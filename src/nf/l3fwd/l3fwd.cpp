@@ -49,6 +49,7 @@ std::unique_ptr<Router> configure_l3fwd(const Params& params, const NfContext& c
 
   view.tables = router->host_tables();
   view.ports = context.ports;
+  for (uint16_t port = 0; port < kMaxPorts; ++port) view.mtu[port] = context.port_mtu[port];
   for (uint16_t port = 0; port < kMaxPorts; ++port) std::memcpy(view.port_mac[port], context.port_macs[port].data(), 6);
   return router;
 }

@@ -65,6 +65,7 @@ struct L3FwdView {
     kToHostNoRoute,
     kToHostNoNeighbour,  // next hop not resolved (yet)
     kToHostOptions,      // IPv4 options, IPv6 Hop-by-Hop
+    kToHostTooBig,       // larger than the output port's MTU (RFC 1812 5.2.6-7, RFC 4443 3.2)
     kDropNotIp,
     kDropOtherHost,      // unicast to another MAC
     kDropBadHeader,      // too short, wrong version, IHL < 5
@@ -77,11 +78,12 @@ struct L3FwdView {
   };
   static constexpr const char* kCounterNames[kCounterCount] = {
       "forwarded_ipv4", "forwarded_ipv6", "to_host_local",      "to_host_ttl",     "to_host_no_route",
-      "to_host_no_neighbour", "to_host_options", "drop_not_ip", "drop_other_host", "drop_bad_header",
+      "to_host_no_neighbour", "to_host_options", "to_host_too_big", "drop_not_ip", "drop_other_host", "drop_bad_header",
       "drop_bad_length", "drop_bad_checksum", "drop_martian", "drop_bad_ext_header", "drop_blackhole"};
 
   L3FwdTables tables;
   uint8_t port_mac[kMaxPorts][6];
+  uint16_t mtu[kMaxPorts];  // per output port (NfContext::port_mtu); 0: no limit
   uint16_t ports;
   bool check_dst_mac;
 
@@ -105,6 +107,7 @@ struct L3FwdView {
       case kToHostNoRoute: return HostReason::NoRoute;
       case kToHostNoNeighbour: return HostReason::NoNeighbour;
       case kToHostOptions: return HostReason::Options;
+      case kToHostTooBig: return HostReason::TooBig;
       default: return HostReason::Unspecified;
     }
   }
@@ -143,6 +146,7 @@ struct L3FwdView {
     // After the local check: options or an expiring TTL on a packet for the router are its business.
     if (ihl != net::kIpv4MinHeaderBytes) return kToHostOptions;
     if (ip[8] <= 1) return kToHostTtl;
+    if (too_big(hop.port, total)) return kToHostTooBig;
     uint8_t mac[6];
     if (!resolve(hop, 4, ip + 16, mac)) return kToHostNoNeighbour;
     const uint16_t old_word = wire::load_be16(ip + 8);  // TTL, protocol
@@ -172,12 +176,15 @@ struct L3FwdView {
     if (hop.kind == NextHopKind::Blackhole) return kDropBlackhole;
     if (chain != kForwardedIpv6) return chain;
     if (ip[7] <= 1) return kToHostTtl;
+    if (too_big(hop.port, end)) return kToHostTooBig;
     uint8_t mac[6];
     if (!resolve(hop, 6, dst, mac)) return kToHostNoNeighbour;
     ip[7] -= 1;
     rewrite_ethernet(p, hop.port, mac);
     return kForwardedIpv6;
   }
+
+  GNF_HD bool too_big(uint16_t port, uint32_t ip_bytes) const { return port < kMaxPorts && mtu[port] && ip_bytes > mtu[port]; }
 
   // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop, kDropBadExtHeader
   // for a header that runs past the payload or a chain longer than 8, else kForwardedIpv6.
