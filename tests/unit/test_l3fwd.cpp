@@ -264,7 +264,12 @@ TEST(L3Fwd, MalformedIpv4IsDroppedUnderItsOwnCauseOrPunted) {
       {"total length beyond frame", [](auto& f) { gnf::wire::store_be16(&f[16], 200); put_ipv4_checksum(f); }, L3FwdView::kDropBadLength},
       {"total length below IHL", [](auto& f) { gnf::wire::store_be16(&f[16], 12); put_ipv4_checksum(f); }, L3FwdView::kDropBadLength},
       {"bad checksum", [](auto& f) { f[25] ^= 1; }, L3FwdView::kDropBadChecksum},
-      {"options", [](auto& f) { f[14] = 0x46; put_ipv4_checksum(f); }, L3FwdView::kToHostOptions},
+      {"router alert option", [](auto& f) { f[14] = 0x46; f[34] = 148; f[35] = 4; put_ipv4_checksum(f); },
+       L3FwdView::kToHostOptions},
+      {"loose source route", [](auto& f) { f[14] = 0x46; f[34] = 131; f[35] = 3; f[36] = 4; put_ipv4_checksum(f); },
+       L3FwdView::kToHostOptions},
+      {"option longer than the header", [](auto& f) { f[14] = 0x46; f[34] = 7; f[35] = 9; put_ipv4_checksum(f); },
+       L3FwdView::kToHostOptions},
       {"loopback source", [](auto& f) { f[26] = 127; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
       {"multicast source", [](auto& f) { f[26] = 224; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
       {"destination 0/8", [](auto& f) { f[30] = 0; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
@@ -278,6 +283,17 @@ TEST(L3Fwd, MalformedIpv4IsDroppedUnderItsOwnCauseOrPunted) {
     EXPECT_NE(o.verdict, Verdict::Forward) << c.what;
     EXPECT_EQ(counter_of(o), c.expected) << c.what;
   }
+}
+
+TEST(L3Fwd, Ipv4OptionsARouterNeedNotSeeAreForwarded) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.0.1", 64, 72);
+  f[14] = 0x47;  // 8 bytes of options: NOP, record route (7 bytes, empty)
+  f[34] = 1, f[35] = 7, f[36] = 7, f[37] = 4;
+  put_ipv4_checksum(f);
+  const Outcome o = run(chain, f);
+  EXPECT_EQ(counter_of(o), L3FwdView::kForwardedIpv4);
+  EXPECT_EQ(f[22], 63);  // TTL
 }
 
 TEST(L3Fwd, FragmentsAreForwardedLikeAnyPacket) {
@@ -305,7 +321,13 @@ TEST(L3Fwd, Ipv6ExtensionHeadersAreWalkedAndTruncatedOnesDropped) {
   EXPECT_EQ(counter_of(run(chain, ok)), L3FwdView::kForwardedIpv6);
   EXPECT_EQ(counter_of(run(chain, cut)), L3FwdView::kDropBadExtHeader);
   EXPECT_EQ(counter_of(run(chain, stub)), L3FwdView::kDropBadExtHeader);
-  EXPECT_EQ(counter_of(run(chain, hop_by_hop)), L3FwdView::kToHostOptions);
+  EXPECT_EQ(counter_of(run(chain, hop_by_hop)), L3FwdView::kForwardedIpv6);  // padding only: it travels on
+  auto router_alert = with_ext(0, 0, 32);
+  router_alert[56] = 5, router_alert[57] = 2;  // router alert (RFC 2711), 2 bytes of value
+  EXPECT_EQ(counter_of(run(chain, router_alert)), L3FwdView::kToHostOptions);
+  auto discard_unknown = with_ext(0, 0, 32);
+  discard_unknown[56] = 0x80, discard_unknown[57] = 0;  // unknown, "discard and say so"
+  EXPECT_EQ(counter_of(run(chain, discard_unknown)), L3FwdView::kToHostOptions);
   EXPECT_EQ(counter_of(run(chain, bad_payload_length)), L3FwdView::kDropBadLength);
 }
 

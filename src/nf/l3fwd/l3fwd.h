@@ -64,7 +64,8 @@ struct L3FwdView {
     kToHostTtl,          // TTL / hop limit would expire
     kToHostNoRoute,
     kToHostNoNeighbour,  // next hop not resolved (yet)
-    kToHostOptions,      // IPv4 options, IPv6 Hop-by-Hop
+    kToHostOptions,      // IPv4 options or IPv6 Hop-by-Hop options a router must look at (router alert,
+                         // source routes, ones it does not know that say "discard"), or malformed ones
     kToHostTooBig,       // larger than the output port's MTU (RFC 1812 5.2.6-7, RFC 4443 3.2)
     kDropNotIp,
     kDropOtherHost,      // unicast to another MAC
@@ -144,7 +145,9 @@ struct L3FwdView {
     if (hop.kind == NextHopKind::Local) return kToHostLocal;
     if (hop.kind == NextHopKind::Blackhole) return kDropBlackhole;
     // After the local check: options or an expiring TTL on a packet for the router are its business.
-    if (ihl != net::kIpv4MinHeaderBytes) return kToHostOptions;
+    // Other options travel on (RFC 1812 5.3.1: a router forwards them).
+    if (ihl != net::kIpv4MinHeaderBytes && !ipv4_options_pass(ip + net::kIpv4MinHeaderBytes, ihl - net::kIpv4MinHeaderBytes))
+      return kToHostOptions;
     if (ip[8] <= 1) return kToHostTtl;
     if (too_big(hop.port, total)) return kToHostTooBig;
     uint8_t mac[6];
@@ -184,6 +187,41 @@ struct L3FwdView {
     return kForwardedIpv6;
   }
 
+  // IPv4 options (RFC 791) a router forwards as they are: not router alert (RFC 2113), not a source
+  // route (RFC 7126 4.3: dropped or handled, never passed blindly), and well formed.
+  GNF_HD static bool ipv4_options_pass(const uint8_t* o, uint32_t len) {
+    constexpr uint8_t kEnd = 0, kNop = 1, kLsrr = 131, kSsrr = 137, kRouterAlert = 148;
+    for (uint32_t i = 0; i < len;) {
+      const uint8_t type = o[i];
+      if (type == kEnd) return true;
+      if (type == kNop) {
+        ++i;
+        continue;
+      }
+      if (i + 1 >= len || o[i + 1] < 2 || i + o[i + 1] > len) return false;
+      if (type == kLsrr || type == kSsrr || type == kRouterAlert) return false;
+      i += o[i + 1];
+    }
+    return true;
+  }
+
+  // Hop-by-Hop options (RFC 8200 4.2) that let the packet pass: padding, or unknown ones whose type
+  // says "skip" (the two high bits 00); not router alert (RFC 2711), not malformed.
+  GNF_HD static bool hop_by_hop_passes(const uint8_t* o, uint32_t len) {
+    constexpr uint8_t kPad1 = 0, kRouterAlert = 5;
+    for (uint32_t i = 0; i < len;) {
+      const uint8_t type = o[i];
+      if (type == kPad1) {
+        ++i;
+        continue;
+      }
+      if (i + 1 >= len || i + 2 + o[i + 1] > len) return false;
+      if (type == kRouterAlert || (type >> 6) != 0) return false;
+      i += 2 + o[i + 1];
+    }
+    return true;
+  }
+
   GNF_HD bool too_big(uint16_t port, uint32_t ip_bytes) const { return port < kMaxPorts && mtu[port] && ip_bytes > mtu[port]; }
 
   // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop, kDropBadExtHeader
@@ -196,10 +234,12 @@ struct L3FwdView {
                              next == net::kIpv6DestOptions || next == kIpv6Auth || next == kIpv6Mobility ||
                              next == kIpv6Hip || next == kIpv6Shim6;
       if (!extension) return kForwardedIpv6;
-      if (next == net::kIpv6HopByHop) return headers == 0 ? kToHostOptions : kDropBadExtHeader;
+      if (next == net::kIpv6HopByHop && headers != 0) return kDropBadExtHeader;
       if (headers == 8 || at + 8 > end) return kDropBadExtHeader;
       const uint32_t len = next == kIpv6Fragment ? 8 : next == kIpv6Auth ? (ip[at + 1] + 2u) * 4 : (ip[at + 1] + 1u) * 8;
       if (at + len > end) return kDropBadExtHeader;
+      // Hop-by-Hop travels on (RFC 8200 4.3) unless an option in it is for the router.
+      if (next == net::kIpv6HopByHop && !hop_by_hop_passes(ip + at + 2, len - 2)) return kToHostOptions;
       if (next == kIpv6Fragment) return kForwardedIpv6;  // the rest may be in other fragments
       next = ip[at];
       at += len;
