@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of frame_path_fuzz into tests/fuzz/corpus/ (or the folder given).
+"""Writes the seed corpora of the fuzz targets into tests/fuzz/corpus/<target>/ (or into
+<folder>/<target>/ for the folder given).
 
-Input layout (see frame_path_fuzz.cpp): 5 config bytes, then frames as a 2-byte little-endian
-length and that many bytes. The seeds are small, deterministic and cover: stamped IPv4/IPv6
-UDP (so the MeasuringSink decodes real stamps), TCP, an 802.1Q and an 802.1ad frame, an IPv6
-extension header, a fragment, ARP, runts and oversize frames, and configurations from gentle
+frame_path_fuzz's input (see frame_path_fuzz.cpp): 5 config bytes, then frames as a 2-byte
+little-endian length and that many bytes. The seeds are small, deterministic and cover: stamped
+IPv4/IPv6 UDP (so the MeasuringSink decodes real stamps), TCP, an 802.1Q and an 802.1ad frame, an
+IPv6 extension header, a fragment, ARP, runts and oversize frames, and configurations from gentle
 to overloaded.
 """
 import os
@@ -87,7 +88,7 @@ def stamped_v6(flow, seq, size=0):
     return pad(eth(0x86DD) + ipv6(17, udp(2000 + flow, 5001, body), src_last=flow))
 
 
-SEEDS = {
+FRAME_PATH_SEEDS = {
     # Stamped IPv4 UDP, four flows, one queue, gentle defaults.
     "ipv4_udp_stamped": config() + frames(*(stamped_v4(i % 4, i // 4) for i in range(16))),
     # The same with the clock 11.6 days on (send times of 1 ms: latencies of days), a duplicate
@@ -145,11 +146,13 @@ SEEDS = {
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    os.makedirs(out, exist_ok=True)
-    for name, data in SEEDS.items():
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(data)
-    print(f"{len(SEEDS)} seeds in {out}")
+    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS}
+    for target, seeds in corpora.items():
+        os.makedirs(os.path.join(out, target), exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(out, target, name), "wb") as f:
+                f.write(data)
+        print(f"{len(seeds)} seeds in {os.path.join(out, target)}")
 
 
 if __name__ == "__main__":
