@@ -7,6 +7,10 @@ little-endian length and that many bytes. The seeds are small, deterministic and
 IPv4/IPv6 UDP (so the MeasuringSink decodes real stamps), TCP, an 802.1Q and an 802.1ad frame, an
 IPv6 extension header, a fragment, ARP, runts and oversize frames, and configurations from gentle
 to overloaded.
+
+The file readers' seeds are the repository's own files (configs, route tables, captures; copied
+again by each run of this script) and a few small ones made here: a pcapng file, other pcap
+byte orders and timestamp precisions, a link type that is not Ethernet, files cut short.
 """
 import os
 import struct
@@ -144,9 +148,67 @@ FRAME_PATH_SEEDS = {
 }
 
 
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def repo_file(path, limit=None):
+    with open(os.path.join(REPO, path), "rb") as f:
+        return f.read(limit)
+
+
+def pcap(records, magic=0xA1B2C3D4, endian="<", linktype=1, snaplen=65535):
+    """A pcap file; records are (seconds, fraction, frame[, captured length])."""
+    out = struct.pack(endian + "IHHiIII", magic, 2, 4, 0, 0, snaplen, linktype)
+    for seconds, fraction, frame, *caplen in records:
+        out += struct.pack(endian + "IIII", seconds, fraction, caplen[0] if caplen else len(frame), len(frame))
+        out += frame[: caplen[0]] if caplen else frame
+    return out
+
+
+def pcapng_block(block_type, body):
+    body += b"\0" * (-len(body) % 4)
+    length = 12 + len(body)
+    return struct.pack("<II", block_type, length) + body + struct.pack("<I", length)
+
+
+def pcapng(frames):
+    """A pcapng file: a section header, one Ethernet interface, an enhanced packet block per frame."""
+    out = pcapng_block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += pcapng_block(1, struct.pack("<HHI", 1, 0, 65535))
+    for i, frame in enumerate(frames):
+        out += pcapng_block(6, struct.pack("<IIIII", 0, 0, 1000 * i, len(frame), len(frame)) + frame)
+    return out
+
+
+def sample_head(records):
+    """tests/data/sample.pcap cut after `records` records (the whole file is 860 KB)."""
+    data = repo_file("tests/data/sample.pcap")
+    at = 24
+    for _ in range(records):
+        at += 16 + struct.unpack_from("<I", data, at + 8)[0]
+    return data[:at]
+
+
+def file_seeds():
+    configs = sorted(name for name in os.listdir(os.path.join(REPO, "configs")) if name.endswith(".toml"))
+    toml = {name: repo_file(os.path.join("configs", name)) for name in configs}
+    udp4 = pad(eth(0x0800) + ipv4(17, udp(1, 2, b"seed")))
+    udp6 = pad(eth(0x86DD) + ipv6(17, udp(3, 4, b"seed")))
+    return {
+        "config_fuzz": {
+            **toml,
+            "minimal.toml": b"[[port]]\n",
+            "two_ports.toml": b'path = "staged"\n[driver]\nslot_size = 2048\nrx_ring = 64\n'
+                              b'[[port]]\nname = "a"\nqueues = 2\n[[port]]\nname = "b"\nqueues = 2\n'
+                              b'ipv6 = "2001:db8::1/64"\n',
+            "escapes.toml": b'[[port]]\nname = "p\\u00e9\\t"\n"quoted key" = 1\n',
+        },
+    }
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS}
+    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds()}
     for target, seeds in corpora.items():
         os.makedirs(os.path.join(out, target), exist_ok=True)
         for name, data in seeds.items():
