@@ -203,6 +203,15 @@ def file_seeds():
                               b'ipv6 = "2001:db8::1/64"\n',
             "escapes.toml": b'[[port]]\nname = "p\\u00e9\\t"\n"quoted key" = 1\n',
         },
+        "route_file_fuzz": {
+            "routes.txt": repo_file("configs/l3fwd-routes.txt"),
+            "bench_routes.txt": repo_file("configs/l3fwd-bench-routes.txt"),
+            "neighbours_and_routes.txt": repo_file("configs/l3fwd-neighbours.txt") + b"---\n"
+                                         + repo_file("configs/l3fwd-routes.txt"),
+            "dpdk.txt": b"R10.0.0.0/8 1\n",
+            "gateways.txt": b"10.0.1.2 02:aa:bb:cc:dd:01 1\n---\n10.8.0.0/16 10.0.1.2 1\n"
+                            b"2001:db8:8::/48 blackhole\n0.0.0.0/0 10.0.0.9\n10.8.1.128/25 blackhole\n",
+        },
     }
 
 
