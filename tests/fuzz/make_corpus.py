@@ -212,6 +212,17 @@ def file_seeds():
             "gateways.txt": b"10.0.1.2 02:aa:bb:cc:dd:01 1\n---\n10.8.0.0/16 10.0.1.2 1\n"
                             b"2001:db8:8::/48 blackhole\n0.0.0.0/0 10.0.0.9\n10.8.1.128/25 blackhole\n",
         },
+        "pcap_reader_fuzz": {
+            "router.pcap": repo_file("tests/data/router.pcap"),
+            "sample_head.pcap": sample_head(20),
+            # Nanosecond timestamps, big-endian, out of order, a record captured short.
+            "nanosecond_big_endian.pcap": pcap([(5, 999_999_999, udp4), (4, 1, udp6), (6, 0, udp4, 20)],
+                                               magic=0xA1B23C4D, endian=">"),
+            "raw_ip.pcap": pcap([(0, 0, udp4[14:])], linktype=101),
+            "pcapng.pcapng": pcapng([udp4, udp6]),
+            "truncated_header.pcap": pcap([])[:10],
+            "truncated_record.pcap": pcap([(0, 0, udp4), (0, 1, udp6)])[:-10],
+        },
     }
 
 
