@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target frame_path_fuzz with clang (ASan + UBSan) and runs it for a while on
-# a copy of the seed corpus. Exits non-zero if the build fails or the fuzzer finds anything
-# (crash, sanitizer report, broken invariant, timeout, leak); the input is then left in
-# <build dir>/fuzz-artifacts/.
+# Builds the libFuzzer targets (tests/fuzz/) with clang (ASan + UBSan) and runs each for a while on
+# a copy of its seed corpus, tests/fuzz/corpus/<target>/. Exits non-zero if the build fails or a
+# fuzzer finds anything (crash, sanitizer report, broken invariant, timeout, leak); the input is then
+# left in <build dir>/fuzz-artifacts/<target>/.
 #
-#   scripts/fuzz-smoke.sh [build dir]      (default: build-fuzz)
-#   FUZZ_SECONDS=60 scripts/fuzz-smoke.sh  (default: 30)
+#   scripts/fuzz-smoke.sh [build dir]        (default: build-fuzz)
+#   FUZZ_SECONDS=60 scripts/fuzz-smoke.sh    (per target; default: 30)
+#   FUZZ_TARGETS="config_fuzz pcap_reader_fuzz" scripts/fuzz-smoke.sh   (default: all of them)
 #
 # Needs the project's dependencies plus clang and libclang-rt-<version>-dev (Debian 12:
 # apt-get install clang libclang-rt-14-dev).
@@ -25,27 +26,43 @@ generator=()
 if command -v ninja >/dev/null && [[ ! -f "$build/CMakeCache.txt" || -f "$build/build.ninja" ]]; then generator=(-G Ninja); fi
 CC=$cc CXX=$cxx cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGNF_FUZZ=ON -DGNF_SANITIZE=ON -DGNF_CUDA=OFF >/dev/null
-cmake --build "$build" --target frame_path_fuzz -j "$(nproc)"
 
-corpus="$build/fuzz-corpus"
-artifacts="$build/fuzz-artifacts"
-rm -rf "$corpus" "$artifacts"
-mkdir -p "$corpus" "$artifacts"
-cp tests/fuzz/corpus/* "$corpus"/
+# Each target, and the longest input worth trying: frame_path_fuzz takes many frames, the file
+# readers are fed what a config, a route table or a capture of a few hundred frames holds.
+declare -A max_len=([frame_path_fuzz]=20000 [config_fuzz]=8192 [route_file_fuzz]=8192 [pcap_reader_fuzz]=65536)
+read -r -a targets <<<"${FUZZ_TARGETS:-frame_path_fuzz config_fuzz route_file_fuzz pcap_reader_fuzz}"
+for target in "${targets[@]}"; do
+  [[ -n "${max_len[$target]:-}" ]] || { echo "fuzz-smoke: no fuzz target '$target' (${!max_len[*]})" >&2; exit 2; }
+done
+cmake --build "$build" --target "${targets[@]}" -j "$(nproc)"
 
 # halt_on_error: a UBSan report is a crash, not a line in the log.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
-echo "fuzz-smoke: running frame_path_fuzz for ${seconds}s (corpus copy: $corpus)"
-status=0
-"$build/tests/fuzz/frame_path_fuzz" -max_total_time="$seconds" -max_len=20000 -timeout=25 -rss_limit_mb=4096 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" || status=$?
+failed=()
+for target in "${targets[@]}"; do
+  corpus="$build/fuzz-corpus/$target"
+  artifacts="$build/fuzz-artifacts/$target"
+  rm -rf "$corpus" "$artifacts"
+  mkdir -p "$corpus" "$artifacts"
+  cp "tests/fuzz/corpus/$target"/* "$corpus"/
 
-if [[ $status -ne 0 ]] || compgen -G "$artifacts/*" >/dev/null; then
-  echo "fuzz-smoke: FAILED (exit $status); inputs in $artifacts:" >&2
-  ls -l "$artifacts" >&2 || true
-  echo "fuzz-smoke: reproduce with $build/tests/fuzz/frame_path_fuzz <input>" >&2
-  exit $(( status ? status : 1 ))
+  echo "fuzz-smoke: running $target for ${seconds}s (corpus copy: $corpus)"
+  status=0
+  "$build/tests/fuzz/$target" -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=25 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" || status=$?
+
+  if [[ $status -ne 0 ]] || compgen -G "$artifacts/*" >/dev/null; then
+    echo "fuzz-smoke: $target FAILED (exit $status); inputs in $artifacts:" >&2
+    ls -l "$artifacts" >&2 || true
+    echo "fuzz-smoke: reproduce with $build/tests/fuzz/$target <input>" >&2
+    failed+=("$target")
+  fi
+done
+
+if [[ ${#failed[@]} -ne 0 ]]; then
+  echo "fuzz-smoke: FAILED: ${failed[*]}" >&2
+  exit 1
 fi
-echo "fuzz-smoke: OK"
+echo "fuzz-smoke: OK (${targets[*]})"

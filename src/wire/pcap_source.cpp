@@ -73,9 +73,10 @@ Next PcapSource::next(Frame& out) {
         first_record_ns_ = record_ns;
       }
       if (pass_ == 0 && record_ns > first_record_ns_) span_ns_ = std::max(span_ns_, record_ns - first_record_ns_);
-      // A record captured short cannot be replayed as it was sent. Runts and giants are frames the
-      // wire did carry: they go to the port, whose MAC counts and drops them as a real one would.
-      if (hdr->caplen < hdr->len) {
+      // A record captured short cannot be replayed as it was sent, and one of no bytes is no frame
+      // (no wire carries one). Runts and giants are frames the wire did carry: they go to the port,
+      // whose MAC counts and drops them as a real one would.
+      if (hdr->caplen < hdr->len || hdr->len == 0) {
         counters_.malformed++;
         continue;
       }

@@ -33,8 +33,8 @@ class PcapSource : public Source {
   PcapSource& operator=(const PcapSource&) = delete;
 
   void start(uint64_t start_ns) override;
-  // Records that cannot be sent as they were (captured shorter than they were on the wire, or
-  // unreadable) are counted in counters().malformed and skipped; an unreadable record ends the
+  // Records that cannot be sent as they were (captured shorter than they were on the wire, of no
+  // bytes, or unreadable) are counted in counters().malformed and skipped; an unreadable record ends the
   // current pass over the file. Runts and giants are delivered: the port's MAC judges them.
   Next next(Frame& out) override;
   SourceCounters counters() const override { return counters_; }

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "driver/plane.h"
+#include "fuzz_support.h"
 #include "harness.h"
 #include "nf/chain.h"
 #include "nic/port.h"
@@ -44,20 +45,6 @@ namespace {
 
 constexpr size_t kConfigBytes = 5;
 constexpr uint32_t kMaxFuzzFrameBytes = 9100;
-
-[[noreturn]] void fail(const char* what, unsigned long long a = 0, unsigned long long b = 0) {
-  std::fprintf(stderr, "frame_path_fuzz: invariant broken: %s (%llu vs %llu)\n", what, a, b);
-  __builtin_trap();
-}
-#define FUZZ_CHECK(cond, what) \
-  do {                         \
-    if (!(cond)) fail(what);   \
-  } while (0)
-#define FUZZ_CHECK_EQ(a, b, what)                                                 \
-  do {                                                                            \
-    unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-    if (a_ != b_) fail(what, a_, b_);                                             \
-  } while (0)
 
 // What the leading bytes choose. Every choice but slot_size 1024 is a configuration ctl::Config
 // accepts; 1 KiB slots with 1514-byte frames exercise the NIC's "buffer too small" drop, which a
@@ -263,7 +250,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::tx_packets),
                  (unsigned long long)pc.tx_good_packets,
                  (unsigned long long)plane_sum(planes, &driver::PlaneCounters::alloc_failures));
-    fail("the run did not drain (liveness)", rounds, max_rounds);
+    fuzz::fail("the run did not drain (liveness)", rounds, max_rounds);
   }
   for (auto& plane : planes) plane->flush(now_ns);
   sink.finish();

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of frame_path_fuzz into tests/fuzz/corpus/ (or the folder given).
+"""Writes the seed corpora of the fuzz targets into tests/fuzz/corpus/<target>/ (or into
+<folder>/<target>/ for the folder given).
 
-Input layout (see frame_path_fuzz.cpp): 5 config bytes, then frames as a 2-byte little-endian
-length and that many bytes. The seeds are small, deterministic and cover: stamped IPv4/IPv6
-UDP (so the MeasuringSink decodes real stamps), TCP, an 802.1Q and an 802.1ad frame, an IPv6
-extension header, a fragment, ARP, runts and oversize frames, and configurations from gentle
+frame_path_fuzz's input (see frame_path_fuzz.cpp): 5 config bytes, then frames as a 2-byte
+little-endian length and that many bytes. The seeds are small, deterministic and cover: stamped
+IPv4/IPv6 UDP (so the MeasuringSink decodes real stamps), TCP, an 802.1Q and an 802.1ad frame, an
+IPv6 extension header, a fragment, ARP, runts and oversize frames, and configurations from gentle
 to overloaded.
+
+The file readers' seeds are the repository's own files (configs, route tables, captures; copied
+again by each run of this script) and a few small ones made here: a pcapng file, other pcap
+byte orders and timestamp precisions, a link type that is not Ethernet, files cut short.
 """
 import os
 import struct
@@ -87,7 +92,7 @@ def stamped_v6(flow, seq, size=0):
     return pad(eth(0x86DD) + ipv6(17, udp(2000 + flow, 5001, body), src_last=flow))
 
 
-SEEDS = {
+FRAME_PATH_SEEDS = {
     # Stamped IPv4 UDP, four flows, one queue, gentle defaults.
     "ipv4_udp_stamped": config() + frames(*(stamped_v4(i % 4, i // 4) for i in range(16))),
     # The same with the clock 11.6 days on (send times of 1 ms: latencies of days), a duplicate
@@ -143,13 +148,93 @@ SEEDS = {
 }
 
 
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def repo_file(path, limit=None):
+    with open(os.path.join(REPO, path), "rb") as f:
+        return f.read(limit)
+
+
+def pcap(records, magic=0xA1B2C3D4, endian="<", linktype=1, snaplen=65535):
+    """A pcap file; records are (seconds, fraction, frame[, captured length])."""
+    out = struct.pack(endian + "IHHiIII", magic, 2, 4, 0, 0, snaplen, linktype)
+    for seconds, fraction, frame, *caplen in records:
+        out += struct.pack(endian + "IIII", seconds, fraction, caplen[0] if caplen else len(frame), len(frame))
+        out += frame[: caplen[0]] if caplen else frame
+    return out
+
+
+def pcapng_block(block_type, body):
+    body += b"\0" * (-len(body) % 4)
+    length = 12 + len(body)
+    return struct.pack("<II", block_type, length) + body + struct.pack("<I", length)
+
+
+def pcapng(frames):
+    """A pcapng file: a section header, one Ethernet interface, an enhanced packet block per frame."""
+    out = pcapng_block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += pcapng_block(1, struct.pack("<HHI", 1, 0, 65535))
+    for i, frame in enumerate(frames):
+        out += pcapng_block(6, struct.pack("<IIIII", 0, 0, 1000 * i, len(frame), len(frame)) + frame)
+    return out
+
+
+def sample_head(records):
+    """tests/data/sample.pcap cut after `records` records (the whole file is 860 KB)."""
+    data = repo_file("tests/data/sample.pcap")
+    at = 24
+    for _ in range(records):
+        at += 16 + struct.unpack_from("<I", data, at + 8)[0]
+    return data[:at]
+
+
+def file_seeds():
+    configs = sorted(name for name in os.listdir(os.path.join(REPO, "configs")) if name.endswith(".toml"))
+    toml = {name: repo_file(os.path.join("configs", name)) for name in configs}
+    udp4 = pad(eth(0x0800) + ipv4(17, udp(1, 2, b"seed")))
+    udp6 = pad(eth(0x86DD) + ipv6(17, udp(3, 4, b"seed")))
+    return {
+        "config_fuzz": {
+            **toml,
+            "minimal.toml": b"[[port]]\n",
+            "two_ports.toml": b'path = "staged"\n[driver]\nslot_size = 2048\nrx_ring = 64\n'
+                              b'[[port]]\nname = "a"\nqueues = 2\n[[port]]\nname = "b"\nqueues = 2\n'
+                              b'ipv6 = "2001:db8::1/64"\n',
+            "escapes.toml": b'[[port]]\nname = "p\\u00e9\\t"\n"quoted key" = 1\n',
+        },
+        "route_file_fuzz": {
+            "routes.txt": repo_file("configs/l3fwd-routes.txt"),
+            "bench_routes.txt": repo_file("configs/l3fwd-bench-routes.txt"),
+            "neighbours_and_routes.txt": repo_file("configs/l3fwd-neighbours.txt") + b"---\n"
+                                         + repo_file("configs/l3fwd-routes.txt"),
+            "dpdk.txt": b"R10.0.0.0/8 1\n",
+            "gateways.txt": b"10.0.1.2 02:aa:bb:cc:dd:01 1\n---\n10.8.0.0/16 10.0.1.2 1\n"
+                            b"2001:db8:8::/48 blackhole\n0.0.0.0/0 10.0.0.9\n10.8.1.128/25 blackhole\n",
+        },
+        "pcap_reader_fuzz": {
+            "router.pcap": repo_file("tests/data/router.pcap"),
+            "sample_head.pcap": sample_head(20),
+            # Nanosecond timestamps, big-endian, out of order, a record captured short.
+            "nanosecond_big_endian.pcap": pcap([(5, 999_999_999, udp4), (4, 1, udp6), (6, 0, udp4, 20)],
+                                               magic=0xA1B23C4D, endian=">"),
+            "raw_ip.pcap": pcap([(0, 0, udp4[14:])], linktype=101),
+            "pcapng.pcapng": pcapng([udp4, udp6]),
+            "truncated_header.pcap": pcap([])[:10],
+            "truncated_record.pcap": pcap([(0, 0, udp4), (0, 1, udp6)])[:-10],
+        },
+    }
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    os.makedirs(out, exist_ok=True)
-    for name, data in SEEDS.items():
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(data)
-    print(f"{len(SEEDS)} seeds in {out}")
+    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds()}
+    for target, seeds in corpora.items():
+        os.makedirs(os.path.join(out, target), exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(out, target, name), "wb") as f:
+                f.write(data)
+        print(f"{len(seeds)} seeds in {os.path.join(out, target)}")
 
 
 if __name__ == "__main__":

@@ -145,6 +145,17 @@ TEST(PcapSource, RuntAndGiantRecordsAreDeliveredForThePortsMacToJudge) {
   EXPECT_EQ(src.counters().malformed, 0u);
 }
 
+TEST(PcapSource, RecordOfNoBytesIsMalformedAndTheNextOneIsRead) {
+  TempDir dir;
+  std::string path = dir.file("empty.pcap");
+  write_pcap(path, kDltEn10mb, {{0, 0, {}}, {0, 1, make_frame(60, 1)}});
+  PcapSource src({.file = path});
+  std::vector<Got> got = read_all(src);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].bytes, make_frame(60, 1));
+  EXPECT_EQ(src.counters().malformed, 1u);
+}
+
 TEST(PcapSource, RecordCutOffAtTheEndOfTheFileIsMalformedAndEndsTheFile) {
   TempDir dir;
   std::string path = dir.file("cut.pcap");
