@@ -83,7 +83,7 @@ class NeighbourTable {
   enum class Kind : uint8_t { Learnt, Permanent };
   enum class Outcome : uint8_t {
     Stored,     // added or changed
-    Confirmed,  // a learnt entry already said so: only its age was renewed
+    Confirmed,  // the entry had that MAC already (a learnt one's age is renewed)
     Refused,    // a learnt update of a permanent entry, or of an entry that `create` did not allow
     NoRoom,     // every slot it could take holds a permanent entry, or every record is in use
   };
