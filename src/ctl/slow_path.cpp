@@ -89,18 +89,23 @@ void SlowPath::handle_arp(uint16_t port, const std::vector<uint8_t>& frame) {
   const uint16_t op = load_be16(a + 6);
   const Mac sender_mac = mac_at(a + 8);
   const nf::IpAddress sender = address_at(a + 14, 4), target = address_at(a + 24, 4);
-  const bool known_sender = sender.ipv4() != 0 && (sender_mac[0] & 1) == 0;
-  if (our_address(port, target)) {
-    if (known_sender) learn(port, sender, sender_mac);
+  // No station has a multicast or broadcast MAC (RFC 1812 3.3.2): nothing to answer or learn.
+  if ((sender_mac[0] & 1) || (frame[6] & 1)) {
+    ++counters_[kMalformed];
+    return;
+  }
+  const bool probe = sender.ipv4() == 0;  // RFC 5227: answered, nothing to learn
+  if (our_address(port, target) && !router_.network_or_broadcast(port, target)) {
+    if (!probe) learn(port, sender, sender_mac);
     if (op == 1) {
       send(port, arp_frame(2, sender_mac, port_macs_[port], target, sender_mac, sender));
       ++counters_[kArpReplies];
     }
     return;
   }
-  // Someone else's ARP: only an answer we are waiting for is taken (as Linux updates entries it has).
-  if (known_sender && pending_.count({port, key_of(sender)})) learn(port, sender, sender_mac);
-  else ++counters_[kUnhandled];
+  // Someone else's ARP: it may update what the table has, or answer what is being resolved.
+  if (probe) ++counters_[kUnhandled];
+  else learn(port, sender, sender_mac);
 }
 
 void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason) {
@@ -162,8 +167,17 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
     }
     return std::nullopt;
   };
+  // RFC 4861 7.1.1 / 7.1.2: every option has a length, and the last one ends with the message.
+  auto options_valid = [&](uint32_t at) {
+    while (at < len) {
+      if (at + 2 > len || icmp[at + 1] == 0 || at + icmp[at + 1] * 8u > len) return false;
+      at += icmp[at + 1] * 8u;
+    }
+    return true;
+  };
   if (type == 135 || type == 136) {  // neighbour solicitation / advertisement
-    if (ip[7] != 255 || len < 24) {  // RFC 4861 7.1.1: only from the link itself
+    // RFC 4861 7.1.1: only from the link itself, and whole.
+    if (ip[7] != 255 || len < 24 || icmp[1] != 0 || !options_valid(24)) {
       ++counters_[kMalformed];
       return true;
     }
@@ -297,14 +311,24 @@ void SlowPath::solicit(Pending& p, uint64_t now_ns) {
 }
 
 void SlowPath::learn(uint16_t port, const nf::IpAddress& address, const Mac& mac) {
-  try {
-    router_.set_neighbour(port, address, mac);
-  } catch (const UserError&) {
-    ++counters_[kUnhandled];  // the neighbour table is full: packets to it keep coming here
+  if ((mac[0] & 1) || !router_.on_link(port, address)) {
+    ++counters_[kNeighboursRefused];
     return;
   }
-  ++counters_[kNeighboursLearnt];
   auto it = pending_.find({port, key_of(address)});
+  switch (router_.learn_neighbour(port, address, mac, it != pending_.end())) {
+    case nf::NeighbourTable::Outcome::Stored:
+      ++counters_[kNeighboursLearnt];
+      break;
+    case nf::NeighbourTable::Outcome::Confirmed:
+      break;
+    case nf::NeighbourTable::Outcome::Refused:
+      ++counters_[kNeighboursRefused];
+      return;
+    case nf::NeighbourTable::Outcome::NoRoom:
+      ++counters_[kUnhandled];  // only permanent neighbours where it could go: packets to it keep coming here
+      return;
+  }
   if (it == pending_.end()) return;
   for (auto& [in_port, frame] : it->second.held) {
     uint16_t out_port = 0;

@@ -1,8 +1,16 @@
 // The router's slow path: what the l3fwd NF hands to the host, answered on the host.
-//   - ARP (RFC 826): replies for the router's addresses; senders that ask for or answer the router
-//     are learnt into the neighbour table.
+//   - ARP (RFC 826): replies for the router's addresses (not for a network's network or broadcast
+//     address, nor to a multicast sender MAC).
 //   - ND (RFC 4861): neighbour advertisements for the router's addresses (global and link-local);
-//     solicitations' source link-layer options and advertisements are learnt.
+//     solicitations with a zero-length option are dropped (7.1.1).
+//   - Learning (ARP senders, solicitations' source link-layer options, advertisements) takes only
+//     senders on the port's link (Router::on_link) with a unicast MAC, changes only learnt entries
+//     (never the permanent ones of the neighbours file or netlink), and adds an entry only for an
+//     address being resolved; otherwise it updates known entries only. That is Linux's arp_accept=0
+//     for unsolicited ARP and RFC 4861 7.2.5 for advertisements, and stricter than RFC 826 and RFC
+//     4861 7.2.3, which add the sender of a request for the router's address: a flood of requests
+//     from made-up senders then fills nothing. The table is bounded and evicts the least recently
+//     confirmed learnt entry (nf/l3fwd/neighbour.h).
 //   - ICMP / ICMPv6 echo replies for the router's addresses (RFC 792, RFC 4443).
 //   - ICMP time exceeded when a TTL / hop limit would expire (so traceroute shows the router) and
 //     destination unreachable without a route; rate-limited as Linux does (a token bucket).
@@ -56,12 +64,13 @@ class SlowPath {
     kUnhandled,
     kMalformed,
     kTxFailed,
+    kNeighboursRefused,
     kCounterCount
   };
   static constexpr const char* kCounterNames[kCounterCount] = {
       "arp_replies", "arp_requests", "nd_advertisements", "nd_solicitations", "neighbours_learnt",
       "echo_replies", "time_exceeded", "unreachable", "too_big", "fragmented", "rate_limited", "held", "held_forwarded",
-      "held_dropped", "unhandled", "malformed", "tx_failed"};
+      "held_dropped", "unhandled", "malformed", "tx_failed", "neighbours_refused"};
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
   // came up and forwards held packets with it.
@@ -100,6 +109,7 @@ class SlowPath {
   // Forwards `frame` if the router can now (its next hop resolved since the NF looked).
   bool forward_if_resolved(uint16_t in_port, std::vector<uint8_t>& frame);
   void hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns);
+  // Learns `address` at `mac` as the rules above say (neighbours_refused counts what is not taken).
   void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
   void solicit(Pending& pending, uint64_t now_ns);
   // ICMP(v6) error about `frame` back to its sender, from the router's address on `port`.

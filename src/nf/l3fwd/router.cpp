@@ -8,14 +8,35 @@
 
 namespace gnf::nf {
 
+namespace {
+
+std::array<uint8_t, sizeof(NextHop)> key_of(const NextHop& hop) {
+  std::array<uint8_t, sizeof(NextHop)> key;
+  std::memcpy(key.data(), &hop, sizeof hop);
+  return key;
+}
+
+// The network or broadcast address of an IPv4 network with more than two addresses.
+bool network_edge(const IpPrefix& network, const IpAddress& address) {
+  if (address.family != 4 || network.address.family != 4 || network.length > 30 || !network.contains(address))
+    return false;
+  const uint32_t host_bits = ~0u >> network.length;
+  return (address.ipv4() & host_bits) == 0 || (address.ipv4() & host_bits) == host_bits;
+}
+
+}  // namespace
+
 Router::Router(const RouterOptions& options, uint16_t ports)
     : ports_(ports),
       options_(options),
       lpm4_(options.lpm4_tbl8_groups),
       lpm6_(options.lpm6_groups),
       next_hops_(options.next_hops),
+      next_hop_routes_(options.next_hops),
       neighbours_(options.neighbour_slots, options.neighbour_records) {
   if (options.next_hops == 0) throw UserError("router: next_hops must be at least 1");
+  free_next_hops_.reserve(options.next_hops);
+  for (uint32_t h = options.next_hops; h-- > 0;) free_next_hops_.push_back(h);
 }
 
 Router::~Router() = default;
@@ -31,13 +52,14 @@ uint32_t Router::next_hop_index(const RouteTarget& target) {
     std::memcpy(hop.gateway, target.gateway.bytes, 16);
   }
   if (target.kind == NextHopKind::Port) std::memcpy(hop.mac, target.mac.data(), 6);
-  std::array<uint8_t, sizeof(NextHop)> key;
-  std::memcpy(key.data(), &hop, sizeof hop);
+  const auto key = key_of(hop);
   if (auto it = next_hop_ids_.find(key); it != next_hop_ids_.end()) return it->second;
-  if (next_hops_used_ == next_hops_.size())
+  if (free_next_hops_.empty()) next_hop_recycler_.reclaim(true);
+  if (free_next_hops_.empty())
     throw UserError(fmt::format("router: all {} next hops are in use", next_hops_.size()));
-  const uint32_t index = next_hops_used_++;
-  next_hops_[index] = hop;  // unpublished until a route points to it: plain stores
+  const uint32_t index = free_next_hops_.back();
+  free_next_hops_.pop_back();
+  next_hops_[index] = hop;  // no route points to it, and the grace of its last readers is over: plain stores
   if (mirror_) {
     const auto* words = reinterpret_cast<const uint32_t*>(&hop);
     for (uint32_t w = 0; w < sizeof hop / 4; ++w) records_log_.store(next_hop_region_, index * (sizeof hop / 4) + w, words[w]);
@@ -45,6 +67,15 @@ uint32_t Router::next_hop_index(const RouteTarget& target) {
   __atomic_thread_fence(__ATOMIC_RELEASE);
   next_hop_ids_.emplace(key, index);
   return index;
+}
+
+void Router::route_to(uint32_t next_hop) { ++next_hop_routes_[next_hop]; }
+
+void Router::unroute(uint32_t next_hop) {
+  if (next_hop_routes_[next_hop] > 0) --next_hop_routes_[next_hop];
+  if (next_hop_routes_[next_hop] > 0) return;
+  next_hop_ids_.erase(key_of(next_hops_[next_hop]));
+  next_hop_recycler_.release(next_hop);
 }
 
 void Router::commit() {
@@ -55,29 +86,50 @@ void Router::commit() {
     records_log_.clear();
     entries_log_.clear();
   }
-  // Every reader can see the unlinking now: the grace of the groups it freed starts.
+  // Every reader can see the unlinking now: the grace of the groups and records it freed starts.
   lpm4_.published();
   lpm6_.published();
+  neighbours_.published();
+  next_hop_recycler_.published();
 }
 
 void Router::set_readers(sync::ReaderRegistry* readers) {
   std::lock_guard lock(mutex_);
   lpm4_.set_readers(readers);
   lpm6_.set_readers(readers);
+  neighbours_.set_readers(readers);
+  next_hop_recycler_.set_readers(readers);
 }
 
 void Router::add_route(const IpPrefix& prefix, const RouteTarget& target) {
   std::lock_guard lock(mutex_);
   const uint32_t index = next_hop_index(target);
-  if (prefix.address.family == 4) lpm4_.add(prefix.address.ipv4(), prefix.length, index);
-  else lpm6_.add(prefix.address.bytes, prefix.length, index);
+  const bool v4 = prefix.address.family == 4;
+  uint32_t replaced = 0;
+  const bool replaces = v4 ? lpm4_.find(prefix.address.ipv4(), prefix.length, replaced)
+                           : lpm6_.find(prefix.address.bytes, prefix.length, replaced);
+  route_to(index);
+  try {
+    if (v4) lpm4_.add(prefix.address.ipv4(), prefix.length, index);
+    else lpm6_.add(prefix.address.bytes, prefix.length, index);
+  } catch (const UserError&) {
+    unroute(index);  // the table is unchanged: a new next hop goes back
+    commit();
+    throw;
+  }
+  if (replaces) unroute(replaced);
   commit();
 }
 
 bool Router::remove_route(const IpPrefix& prefix) {
   std::lock_guard lock(mutex_);
-  const bool removed = prefix.address.family == 4 ? lpm4_.remove(prefix.address.ipv4(), prefix.length)
-                                                  : lpm6_.remove(prefix.address.bytes, prefix.length);
+  const bool v4 = prefix.address.family == 4;
+  uint32_t next_hop = 0;
+  const bool found = v4 ? lpm4_.find(prefix.address.ipv4(), prefix.length, next_hop)
+                        : lpm6_.find(prefix.address.bytes, prefix.length, next_hop);
+  const bool removed = v4 ? lpm4_.remove(prefix.address.ipv4(), prefix.length)
+                          : lpm6_.remove(prefix.address.bytes, prefix.length);
+  if (found && removed) unroute(next_hop);
   commit();
   return removed;
 }
@@ -114,8 +166,22 @@ void Router::remove_address(uint16_t port, const IpAddress& address, const IpPre
 void Router::set_neighbour(uint16_t port, const IpAddress& address, const std::array<uint8_t, 6>& mac) {
   std::lock_guard lock(mutex_);
   if (port >= ports_) throw UserError(fmt::format("router: port {} does not exist (there are {})", port, ports_));
-  neighbours_.set(port, address.family, address.bytes, mac);
+  if (neighbours_.set(port, address.family, address.bytes, mac, NeighbourTable::Kind::Permanent) ==
+      NeighbourTable::Outcome::NoRoom) {
+    throw UserError(fmt::format("neighbour table: no room for {} ({} neighbours, {} of {} records in use)",
+                                address.str(), neighbours_.size(), neighbours_.records_in_use(),
+                                options_.neighbour_records));
+  }
   commit();
+}
+
+NeighbourTable::Outcome Router::learn_neighbour(uint16_t port, const IpAddress& address,
+                                                const std::array<uint8_t, 6>& mac, bool create) {
+  std::lock_guard lock(mutex_);
+  if (port >= ports_) return NeighbourTable::Outcome::Refused;
+  const auto outcome = neighbours_.set(port, address.family, address.bytes, mac, NeighbourTable::Kind::Learnt, create);
+  if (outcome == NeighbourTable::Outcome::Stored) commit();
+  return outcome;
 }
 
 bool Router::remove_neighbour(uint16_t port, const IpAddress& address) {
@@ -148,12 +214,30 @@ bool Router::is_local(const IpAddress& address) const {
   return false;
 }
 
+bool Router::on_link(uint16_t port, const IpAddress& address) const {
+  if (address.family == 6 && address.bytes[0] == 0xfe && (address.bytes[1] & 0xc0) == 0x80) return true;
+  std::lock_guard lock(mutex_);
+  bool inside = false;
+  for (const Address& a : addresses_) {
+    if (a.address == address || network_edge(a.network, address)) return false;
+    inside |= a.port == port && a.network.contains(address);
+  }
+  return inside;
+}
+
+bool Router::network_or_broadcast(uint16_t port, const IpAddress& address) const {
+  std::lock_guard lock(mutex_);
+  for (const Address& a : addresses_)
+    if (a.port == port && network_edge(a.network, address)) return true;
+  return false;
+}
+
 std::optional<Router::Lookup> Router::lookup(const IpAddress& destination) const {
   std::lock_guard lock(mutex_);
   uint32_t index;
   const bool found = destination.family == 4 ? lpm4_lookup(lpm4_.view(), destination.ipv4(), index)
                                              : lpm6_lookup(lpm6_.view(), destination.bytes, index);
-  if (!found || index >= next_hops_used_) return std::nullopt;
+  if (!found || index >= next_hops_.size()) return std::nullopt;
   const NextHop& hop = next_hops_[index];
   Lookup out{hop.kind, hop.port, destination};
   if (hop.kind == NextHopKind::Gateway) {
@@ -203,8 +287,10 @@ Router::Usage Router::usage() const {
   u.ipv6_routes = lpm6_.rule_count();
   u.lpm4_groups = lpm4_.tbl8_groups_used();
   u.lpm6_groups = lpm6_.tbl8_groups_used();
-  u.next_hops = next_hops_used_;
+  u.next_hops = uint32_t(next_hop_ids_.size());
   u.neighbours = neighbours_.size();
+  u.next_hop_records = uint32_t(next_hops_.size() - free_next_hops_.size());
+  u.neighbour_records = neighbours_.records_in_use();
   u.host_bytes_touched_max = size_t(kLpm4Tbl24Entries) * 4 + size_t(u.lpm4_groups) * kLpm4GroupEntries * 4 +
                              size_t(kLpm6Tbl24Entries) * 4 + size_t(u.lpm6_groups) * kLpm6GroupEntries * 4;
   u.device_bytes = mirror_ ? mirror_->device_bytes() : 0;

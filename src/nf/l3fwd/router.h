@@ -52,7 +52,13 @@ class Router {
   // Adds or replaces a route. Throws gnf::UserError when a table is full (the message says which).
   void add_route(const IpPrefix& prefix, const RouteTarget& target);
   bool remove_route(const IpPrefix& prefix);
+  // A permanent neighbour (the neighbours file, netlink): nothing from the link changes it. Throws
+  // gnf::UserError when the table has no room even after evicting learnt neighbours.
   void set_neighbour(uint16_t port, const IpAddress& address, const std::array<uint8_t, 6>& mac);
+  // A neighbour learnt from the link (ARP, ND): updates a learnt entry, and adds one only with
+  // `create` (NeighbourTable::set says how room is made).
+  NeighbourTable::Outcome learn_neighbour(uint16_t port, const IpAddress& address, const std::array<uint8_t, 6>& mac,
+                                          bool create);
   bool remove_neighbour(uint16_t port, const IpAddress& address);
 
   // The port whose connected network holds `address` (for "prefix gateway" routes), if any.
@@ -60,6 +66,14 @@ class Router {
   // The router's own address on `port` of a family, if it has one (the slow path answers from it).
   std::optional<IpAddress> address_on(uint16_t port, uint8_t family) const;
   bool is_local(const IpAddress& address) const;
+  // Whether `address` can be a neighbour on `port`: inside one of the port's networks, not one of
+  // the router's addresses, nor the network or broadcast address of an IPv4 network of /30 or
+  // shorter; IPv6 link-local addresses are on every port's link.
+  bool on_link(uint16_t port, const IpAddress& address) const;
+  // Whether `address` is the network or broadcast address of one of `port`'s IPv4 networks of /30
+  // or shorter: not answered for in ARP even when configured as the router's (Linux answers only
+  // for addresses whose route is local, and these are broadcast routes).
+  bool network_or_broadcast(uint16_t port, const IpAddress& address) const;
 
   // Where a packet to `destination` goes: the route's next hop, and for Connected / Gateway the
   // address whose neighbour entry gives the MAC. nullopt without a route.
@@ -70,7 +84,7 @@ class Router {
   };
   std::optional<Lookup> lookup(const IpAddress& destination) const;
 
-  // Readers whose grace periods freed table groups wait for (sync/readers.h).
+  // Readers whose grace periods freed table groups and records wait for (sync/readers.h).
   void set_readers(sync::ReaderRegistry* readers);
 
   L3FwdTables host_tables() const;
@@ -79,6 +93,7 @@ class Router {
 
   struct Usage {
     uint32_t ipv4_routes, ipv6_routes, lpm4_groups, lpm6_groups, next_hops, neighbours;
+    uint32_t next_hop_records, neighbour_records;  // in use, or waiting for the readers' grace period
     size_t host_bytes_touched_max, device_bytes;
   };
   Usage usage() const;
@@ -86,6 +101,8 @@ class Router {
 
  private:
   uint32_t next_hop_index(const RouteTarget& target);  // existing or new record
+  void route_to(uint32_t next_hop);                    // a route now points to it
+  void unroute(uint32_t next_hop);                     // one less route does: freed at none
   void commit();                                      // brings the GPU copy up to date
 
   mutable std::mutex mutex_;
@@ -94,7 +111,9 @@ class Router {
   Lpm4Table lpm4_;
   Lpm6Table lpm6_;
   std::vector<NextHop> next_hops_;
-  uint32_t next_hops_used_ = 0;
+  std::vector<uint32_t> next_hop_routes_;  // per next hop: how many routes point to it
+  std::vector<uint32_t> free_next_hops_;   // a stack; the lowest index on top first
+  sync::Recycler next_hop_recycler_{free_next_hops_};  // freed next hops wait for the readers' grace
   std::map<std::array<uint8_t, sizeof(NextHop)>, uint32_t> next_hop_ids_;
   NeighbourTable neighbours_;
   struct Address {
