@@ -55,16 +55,19 @@ std::vector<uint8_t> icmpv4_frame(const Mac& eth_dst, const Mac& eth_src, const 
   return f;
 }
 
-std::vector<uint8_t> icmpv6_frame(const Mac& eth_dst, const Mac& eth_src, const nf::IpAddress& src,
-                                  const nf::IpAddress& dst, std::vector<uint8_t> icmp, uint8_t hop_limit) {
-  icmp[2] = icmp[3] = 0;
+uint16_t icmpv6_checksum(const nf::IpAddress& src, const nf::IpAddress& dst, const uint8_t* icmp, uint32_t len) {
   uint8_t pseudo[40] = {};
   std::memcpy(pseudo, src.bytes, 16);
   std::memcpy(pseudo + 16, dst.bytes, 16);
-  wire::store_be32(pseudo + 32, uint32_t(icmp.size()));
+  wire::store_be32(pseudo + 32, len);
   pseudo[39] = kIpProtoIcmpv6;
-  uint64_t sum = wire::checksum_add(wire::checksum_add(0, pseudo, 40), icmp.data(), icmp.size());
-  store_be16(&icmp[2], wire::checksum_finish(sum));
+  return wire::checksum_finish(wire::checksum_add(wire::checksum_add(0, pseudo, 40), icmp, len));
+}
+
+std::vector<uint8_t> icmpv6_frame(const Mac& eth_dst, const Mac& eth_src, const nf::IpAddress& src,
+                                  const nf::IpAddress& dst, std::vector<uint8_t> icmp, uint8_t hop_limit) {
+  icmp[2] = icmp[3] = 0;
+  store_be16(&icmp[2], icmpv6_checksum(src, dst, icmp.data(), uint32_t(icmp.size())));
   std::vector<uint8_t> f(14 + 40 + icmp.size(), 0);
   put_ethernet(f, eth_dst, eth_src, 0x86dd);
   uint8_t* ip = &f[14];

@@ -26,6 +26,10 @@ std::vector<uint8_t> icmpv4_frame(const Mac& eth_dst, const Mac& eth_src, const 
 std::vector<uint8_t> icmpv6_frame(const Mac& eth_dst, const Mac& eth_src, const nf::IpAddress& src,
                                   const nf::IpAddress& dst, std::vector<uint8_t> icmp, uint8_t hop_limit = 64);
 
+// The ICMPv6 checksum over the pseudo-header and `len` bytes of message (RFC 4443 2.3): 0 for a
+// message whose checksum field is right, the field's value for one whose field is 0.
+uint16_t icmpv6_checksum(const nf::IpAddress& src, const nf::IpAddress& dst, const uint8_t* icmp, uint32_t len);
+
 // fe80::/64 with the modified EUI-64 interface identifier of `mac` (RFC 4291 appendix A).
 nf::IpAddress link_local_address(const Mac& mac);
 // ff02::1:ffXX:XXXX, the solicited-node multicast group of `address` (RFC 4291 2.7.1), and its MAC.

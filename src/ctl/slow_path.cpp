@@ -120,7 +120,10 @@ void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
   if (our_address(port, dst)) {
     const uint32_t total = load_be16(ip + 2);
     const uint8_t* icmp = ip + ihl;
-    if (ip[9] == kIpProtoIcmp && total >= ihl + 8 && icmp[0] == 8 && icmp[1] == 0) {
+    // An echo request whole (not a fragment: gnf does not reassemble) and with a right checksum.
+    const bool fragment = (load_be16(ip + 6) & 0x3fff) != 0;
+    if (ip[9] == kIpProtoIcmp && total >= ihl + 8 && icmp[0] == 8 && icmp[1] == 0 && !fragment &&
+        wire::checksum_finish(wire::checksum_add(0, icmp, total - ihl)) == 0) {
       std::vector<uint8_t> reply(icmp, ip + total);
       reply[0] = 0;  // echo reply; identifier, sequence and data stay
       send(port, icmpv4_frame(mac_at(&frame[6]), port_macs_[port], dst, src, std::move(reply)));
@@ -159,6 +162,10 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
   const uint32_t len = load_be16(ip + 4);
   const nf::IpAddress src = address_at(ip + 8, 6), dst = address_at(ip + 24, 6);
   const uint8_t type = icmp[0];
+  if (icmpv6_checksum(src, dst, icmp, len) != 0) {  // RFC 4443 2.3: dropped, never answered
+    ++counters_[kMalformed];
+    return true;
+  }
   // The link-layer address option (type 1 source, 2 target) among the options from `at`.
   auto option_mac = [&](uint32_t at, uint8_t option) -> std::optional<Mac> {
     while (at + 8 <= len && icmp[at + 1] != 0) {
@@ -375,11 +382,22 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
                           uint64_t now_ns, uint32_t mtu) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
   const uint8_t* ip = frame.data() + 14;
-  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4) or a multicast source.
-  const uint32_t ihl = v4 ? (ip[0] & 0xfu) * 4 : 40;
-  const uint8_t proto = v4 ? ip[9] : ip[6];
-  const uint8_t inner_type = frame.size() > 14 + ihl ? ip[ihl] : 0;
-  if ((v4 && proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0) ||
+  // The datagram without the Ethernet padding behind it (errors quote the datagram, not the frame).
+  const size_t datagram = std::min<size_t>(frame.size() - 14, v4 ? load_be16(ip + 2) : 40u + load_be16(ip + 4));
+  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4(e): behind extension headers too), a
+  // non-initial fragment (RFC 1812 4.3.2.7), or a multicast source.
+  uint32_t header = v4 ? (ip[0] & 0xfu) * 4 : 40;
+  uint8_t proto = v4 ? ip[9] : ip[6];
+  bool later_fragment = v4 && (load_be16(ip + 6) & 0x1fff) != 0;
+  for (int k = 0; !v4 && k < 8 && header + 8 <= datagram; ++k) {  // IPv6: to the upper-layer header
+    if (proto == 44) later_fragment = (load_be16(ip + header + 2) & 0xfff8) != 0;
+    else if (proto != 0 && proto != 43 && proto != 60) break;  // hop-by-hop, routing, destination options
+    const uint32_t len = proto == 44 ? 8 : (ip[header + 1] + 1u) * 8;
+    proto = ip[header];
+    header += len;
+  }
+  const uint8_t inner_type = datagram > header ? ip[header] : 0;
+  if (later_fragment || (v4 && proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0) ||
       (!v4 && proto == kIpProtoIcmpv6 && inner_type < 128) || (v4 ? ip[12] >= 224 : ip[8] == 0xff)) {
     ++counters_[kUnhandled];
     return;
@@ -395,7 +413,7 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
   }
   // As much of the packet as fits in 576 (IPv4, RFC 1812 4.3.2.3) or 1280 (IPv6, RFC 4443) bytes.
   const size_t room = v4 ? 576 - 20 - 8 : 1280 - 40 - 8;
-  const size_t quoted = std::min(frame.size() - 14, room);
+  const size_t quoted = std::min(datagram, room);
   std::vector<uint8_t> icmp(8 + quoted, 0);
   icmp[0] = type;
   icmp[1] = code;

@@ -42,19 +42,37 @@ struct Rig {
   }
 };
 
-// UDP/IPv4 from 10.0.0.5 to `dst` on port 0, addressed to the router's MAC, TTL 64, `ip_bytes`
-// long (payload bytes numbered), with DF if asked.
-std::vector<uint8_t> udp_to(uint8_t d0, uint8_t d1, uint8_t d2, uint8_t d3, uint16_t ip_bytes = 46, bool df = false) {
-  std::vector<uint8_t> f(std::max(60, 14 + ip_bytes), 0);
-  const uint8_t head[] = {0x02, 0, 0, 0, 0x01, 0x00, 0x02, 0xaa, 0, 0, 0, 5, 0x08, 0x00,
-                          0x45, 0, uint8_t(ip_bytes >> 8), uint8_t(ip_bytes), 0x12, 0x34, uint8_t(df ? 0x40 : 0), 0,
-                          64, 17, 0, 0, 10, 0, 0, 5, d0, d1, d2, d3};
-  std::copy(std::begin(head), std::end(head), f.begin());
-  for (uint32_t i = 34; i < 14u + ip_bytes; ++i) f[i] = uint8_t(i * 7);
+void put_ip_checksum(std::vector<uint8_t>& f) {
+  f[24] = f[25] = 0;
   uint32_t sum = 0;
   for (int i = 14; i < 34; i += 2) sum += uint32_t(f[i] << 8 | f[i + 1]);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   f[24] = uint8_t(~sum >> 8), f[25] = uint8_t(~sum);
+}
+
+// IPv4 from 10.0.0.5 to `dst` on port 0, addressed to the router's MAC, `ip_bytes` long (payload
+// bytes numbered), with DF if asked, TTL `ttl`, protocol `proto` (UDP).
+std::vector<uint8_t> udp_to(uint8_t d0, uint8_t d1, uint8_t d2, uint8_t d3, uint16_t ip_bytes = 46, bool df = false,
+                            uint8_t ttl = 64, uint8_t proto = 17) {
+  std::vector<uint8_t> f(std::max(60, 14 + ip_bytes), 0);
+  const uint8_t head[] = {0x02, 0, 0, 0, 0x01, 0x00, 0x02, 0xaa, 0, 0, 0, 5, 0x08, 0x00,
+                          0x45, 0, uint8_t(ip_bytes >> 8), uint8_t(ip_bytes), 0x12, 0x34, uint8_t(df ? 0x40 : 0), 0,
+                          ttl, proto, 0, 0, 10, 0, 0, 5, d0, d1, d2, d3};
+  std::copy(std::begin(head), std::end(head), f.begin());
+  for (uint32_t i = 34; i < 14u + ip_bytes; ++i) f[i] = uint8_t(i * 7);
+  put_ip_checksum(f);
+  return f;
+}
+
+// An ICMP echo request to the router's 10.0.0.1, its ICMP checksum right unless `spoil`.
+std::vector<uint8_t> echo_request(bool spoil = false) {
+  std::vector<uint8_t> f = udp_to(10, 0, 0, 1, 28, false, 64, 1);
+  f[34] = 8, f[35] = 0, f[36] = f[37] = 0;
+  uint32_t sum = 0;
+  for (int i = 34; i < 42; i += 2) sum += uint32_t(f[i] << 8 | f[i + 1]);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  f[36] = uint8_t(~sum >> 8), f[37] = uint8_t(~sum);
+  if (spoil) f[37] ^= 1;
   return f;
 }
 
@@ -111,6 +129,36 @@ TEST(SlowPath, APacketTooBigForItsPortGetsTheMtuOrIsFragmented) {
   }
   EXPECT_EQ(payload, std::vector<uint8_t>(packet.begin() + 34, packet.begin() + 14 + 4000));
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kFragmented), 1u);
+}
+
+TEST(SlowPath, AnswersEchoRequestsOnlyWholeAndWithARightChecksum) {
+  Rig rig("");
+  rig.slow->handle(0, echo_request(), 1, nf::HostReason::Local);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kEchoReplies), 1u);
+  rig.slow->handle(0, echo_request(true), 2, nf::HostReason::Local);
+  std::vector<uint8_t> fragment = echo_request();
+  fragment[20] = 0x20;  // more fragments
+  put_ip_checksum(fragment);
+  rig.slow->handle(0, fragment, 3, nf::HostReason::Local);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kEchoReplies), 1u);
+  EXPECT_EQ(rig.sent.size(), 1u);
+}
+
+TEST(SlowPath, ErrorsQuoteTheDatagramAndNeverAnswerALaterFragment) {
+  Rig rig("192.0.2.0/24 10.0.1.2\n");
+  // A 28-byte datagram in a 60-byte frame: the error quotes 28 bytes, not the padding.
+  rig.slow->handle(0, udp_to(192, 0, 2, 1, 28, false, 1), 1'000'000'000, nf::HostReason::TtlExpired);
+  ASSERT_EQ(rig.sent.size(), 1u);
+  const std::vector<uint8_t>& error = rig.sent[0].second;
+  EXPECT_EQ(error[34], 11);                                       // time exceeded
+  EXPECT_EQ(uint32_t(error[16] << 8 | error[17]), 20u + 8 + 28);  // its IP total length
+  // RFC 1812 4.3.2.7: no ICMP error about a fragment other than the first.
+  std::vector<uint8_t> later = udp_to(192, 0, 2, 1, 28, false, 1);
+  later[21] = 185;  // offset 1480
+  put_ip_checksum(later);
+  rig.slow->handle(0, later, 2'000'000'000, nf::HostReason::TtlExpired);
+  EXPECT_EQ(rig.sent.size(), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kTimeExceeded), 1u);
 }
 
 }  // namespace
