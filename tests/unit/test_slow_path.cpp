@@ -5,6 +5,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "ctl/frames.h"
 #include "ctl/slow_path.h"
 #include "nf/l3fwd/l3fwd.h"
 
@@ -28,7 +29,8 @@ struct Rig {
     context.ports = 2;
     context.port_mtu[1] = port1_mtu;
     for (uint16_t p = 0; p < 2; ++p) context.port_macs[p] = {0x02, 0, 0, 0, 0x01, uint8_t(p)};
-    for (auto [port, text] : {std::pair{0, "10.0.0.1/24"}, {1, "10.0.1.1/24"}}) {
+    for (auto [port, text] : {std::pair{0, "10.0.0.1/24"}, {1, "10.0.1.1/24"}, {0, "2001:db8::1/64"},
+                              {1, "2001:db8:1::1/64"}}) {
       auto parsed = *nf::parse_interface_address(text);
       context.addresses.push_back({uint16_t(port), parsed.first, parsed.second});
     }
@@ -73,6 +75,17 @@ std::vector<uint8_t> echo_request(bool spoil = false) {
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   f[36] = uint8_t(~sum >> 8), f[37] = uint8_t(~sum);
   if (spoil) f[37] ^= 1;
+  return f;
+}
+
+// UDP/IPv6 from 2001:db8::5 to 2001:db8:100::1 on port 0, `ip_bytes` long.
+std::vector<uint8_t> udp6(uint16_t ip_bytes) {
+  std::vector<uint8_t> f(14 + ip_bytes, 0);
+  const uint8_t head[] = {0x02, 0, 0, 0, 0x01, 0x00, 0x02, 0xaa, 0, 0, 0, 5, 0x86, 0xdd, 0x60, 0, 0, 0,
+                          uint8_t((ip_bytes - 40) >> 8), uint8_t(ip_bytes - 40), 17, 64};
+  std::copy(std::begin(head), std::end(head), f.begin());
+  std::copy_n(nf::parse_ip_address("2001:db8::5")->bytes, 16, &f[22]);
+  std::copy_n(nf::parse_ip_address("2001:db8:100::1")->bytes, 16, &f[38]);
   return f;
 }
 
@@ -129,6 +142,23 @@ TEST(SlowPath, APacketTooBigForItsPortGetsTheMtuOrIsFragmented) {
   }
   EXPECT_EQ(payload, std::vector<uint8_t>(packet.begin() + 34, packet.begin() + 14 + 4000));
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kFragmented), 1u);
+}
+
+TEST(SlowPath, AnIpv6PacketTooBigGetsPacketTooBigWithTheMtu) {
+  Rig rig("2001:db8:100::/40 2001:db8:1::2\n", 1500);
+  rig.slow->handle(0, udp6(4000), 1'000'000'000, nf::HostReason::TooBig);
+  ASSERT_EQ(rig.sent.size(), 1u);
+  const std::vector<uint8_t>& f = rig.sent[0].second;
+  const uint8_t* icmp = f.data() + 54;
+  EXPECT_EQ(rig.sent[0].first, 0);
+  EXPECT_EQ(icmp[0], 2);  // packet too big
+  EXPECT_EQ(icmp[1], 0);
+  EXPECT_EQ(uint32_t(icmp[4] << 24 | icmp[5] << 16 | icmp[6] << 8 | icmp[7]), 1500u);
+  const uint32_t len = uint32_t(f[18] << 8 | f[19]);
+  EXPECT_EQ(len, 1280u - 40);  // as much of the packet as fits in the minimum MTU
+  EXPECT_EQ(ctl::icmpv6_checksum(*nf::parse_ip_address("2001:db8::1"), *nf::parse_ip_address("2001:db8::5"), icmp, len),
+            0);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kTooBig), 1u);
 }
 
 TEST(SlowPath, AnswersEchoRequestsOnlyWholeAndWithARightChecksum) {
