@@ -189,6 +189,22 @@ def sample_head(records):
     return data[:at]
 
 
+def router_frames(pcap_bytes, port=0):
+    """The frames of a little-endian microsecond pcap as router_fuzz's input: per frame its port
+    byte, its length (2 bytes, little-endian) and its bytes."""
+    out, at = b"", 24
+    while at + 16 <= len(pcap_bytes):
+        incl = struct.unpack_from("<I", pcap_bytes, at + 8)[0]
+        frame = pcap_bytes[at + 16:at + 16 + incl]
+        out += bytes([port]) + struct.pack("<H", len(frame)) + frame
+        at += 16 + incl
+    return out
+
+
+def router_seed(*frames_by_port):
+    return b"".join(bytes([port]) + struct.pack("<H", len(f)) + f for port, f in frames_by_port)
+
+
 def file_seeds():
     configs = sorted(name for name in os.listdir(os.path.join(REPO, "configs")) if name.endswith(".toml"))
     toml = {name: repo_file(os.path.join("configs", name)) for name in configs}
@@ -211,6 +227,24 @@ def file_seeds():
             "dpdk.txt": b"R10.0.0.0/8 1\n",
             "gateways.txt": b"10.0.1.2 02:aa:bb:cc:dd:01 1\n---\n10.8.0.0/16 10.0.1.2 1\n"
                             b"2001:db8:8::/48 blackhole\n0.0.0.0/0 10.0.0.9\n10.8.1.128/25 blackhole\n",
+        },
+        "router_fuzz": {
+            # tests/data/router.pcap: ARP, pings, routed and unrouted destinations, expiring TTLs.
+            "router_pcap": router_frames(repo_file("tests/data/router.pcap")),
+            # To the router's MAC: through the resolved gateway, the unresolved one, too big for
+            # port 1 with and without DF, a router alert option.
+            "transit": router_seed(
+                (0, pad(eth(0x0800, dst=b"\x02\0\0\0\x01\0") + ipv4(17, udp(1, 2, b"x" * 20), src=(10, 0, 0, 5),
+                                                                        dst=(192, 0, 2, 7)))),
+                (0, pad(eth(0x0800, dst=b"\x02\0\0\0\x01\0") + ipv4(17, udp(1, 2, b"x" * 20), src=(10, 0, 0, 5),
+                                                                        dst=(198, 51, 100, 7)))),
+                (0, eth(0x0800, dst=b"\x02\0\0\0\x01\0") + ipv4(17, udp(1, 2, b"y" * 3000), src=(10, 0, 0, 5),
+                                                                    dst=(192, 0, 2, 8))),
+                (0, eth(0x0800, dst=b"\x02\0\0\0\x01\0") + ipv4(17, udp(1, 2, b"z" * 1600), src=(10, 0, 0, 5),
+                                                                    dst=(192, 0, 2, 9), frag=0x4000)),
+                (0, pad(eth(0x0800, dst=b"\x02\0\0\0\x01\0") + ipv4(17, udp(1, 2, b"o"), src=(10, 0, 0, 5),
+                                                                        dst=(192, 0, 2, 10), options=b"\x94\x04\0\0"))),
+            ),
         },
         "pcap_reader_fuzz": {
             "router.pcap": repo_file("tests/data/router.pcap"),
