@@ -190,6 +190,13 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
     }
     const nf::IpAddress target = address_at(icmp + 8, 6);
     if (type == 136) {
+      // RFC 4861 7.2.5: without the override flag an advertisement answers a resolution under way
+      // but does not change an address already known (it could only keep the same one).
+      const bool override = (icmp[4] & 0x20) != 0;
+      if (!override && !pending_.count({port, key_of(target)})) {
+        ++counters_[kNeighboursRefused];
+        return true;
+      }
       learn(port, target, option_mac(24, 2).value_or(mac_at(&frame[6])));
       return true;
     }

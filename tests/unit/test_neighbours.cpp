@@ -70,10 +70,11 @@ struct Link {
 
   // A neighbour solicitation (135) or advertisement (136) about `target` from `source`, with a
   // link-layer address option (source for NS, target for NA) of `option_length` units of 8 bytes.
-  void nd(uint16_t port, uint8_t type, const Mac& mac, const char* source, const char* target, uint8_t option_length = 1) {
+  void nd(uint16_t port, uint8_t type, const Mac& mac, const char* source, const char* target, uint8_t option_length = 1,
+          bool override_flag = true) {
     std::vector<uint8_t> message(32, 0);
     message[0] = type;
-    if (type == 136) message[4] = 0x20;  // override
+    if (type == 136 && override_flag) message[4] = 0x20;
     std::copy_n(ip(target).bytes, 16, &message[8]);
     message[24] = type == 135 ? 1 : 2;
     message[25] = option_length;
@@ -255,6 +256,22 @@ TEST(Neighbours, ArpForANetworksNetworkOrBroadcastAddressIsNotAnswered) {
   link.router.add_address(1, ip("10.0.5.0"), *nf::parse_ip_prefix("10.0.5.0/31"));
   link.arp(1, 1, kHostMac, "10.0.5.1", "10.0.5.0");
   EXPECT_EQ(link.counter(SlowPath::kArpReplies), 1u);
+}
+
+TEST(Neighbours, AnAdvertisementWithoutOverrideAnswersAResolutionButChangesNoKnownAddress) {
+  Link link;
+  // An IPv6 packet from port 0's host to 2001:db8:1::50 waits for the router's solicitation.
+  link.slow.handle(0, ctl::icmpv6_frame(kPortMac[0], kHostMac, ip("2001:db8::2"), ip("2001:db8:1::50"),
+                                        std::vector<uint8_t>(16, 0)),
+                   link.now);
+  EXPECT_EQ(link.counter(SlowPath::kHeld), 1u);
+  link.nd(1, 136, kHostMac, "2001:db8:1::50", "2001:db8:1::50", 1, false);  // solicited, no override
+  EXPECT_EQ(link.neighbour(1, "2001:db8:1::50"), kHostMac);
+  // RFC 4861 7.2.5: known now, an advertisement without override keeps the address it has.
+  link.nd(1, 136, kAttackerMac, "2001:db8:1::50", "2001:db8:1::50", 1, false);
+  EXPECT_EQ(link.neighbour(1, "2001:db8:1::50"), kHostMac);
+  link.nd(1, 136, kAttackerMac, "2001:db8:1::50", "2001:db8:1::50", 1, true);
+  EXPECT_EQ(link.neighbour(1, "2001:db8:1::50"), kAttackerMac);
 }
 
 TEST(Neighbours, ASolicitationWithAZeroLengthOptionGetsNoAdvertisement) {
