@@ -274,6 +274,7 @@ TEST(L3Fwd, MalformedIpv4IsDroppedUnderItsOwnCauseOrPunted) {
       {"multicast source", [](auto& f) { f[26] = 224; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
       {"destination 0/8", [](auto& f) { f[30] = 0; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
       {"source a port network's broadcast", [](auto& f) { f[29] = 255; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
+      {"source the router's own address", [](auto& f) { f[29] = 1; put_ipv4_checksum(f); }, L3FwdView::kDropMartian},
       {"another host's MAC", [](auto& f) { f[5] = 0x77; }, L3FwdView::kDropOtherHost},
       {"802.1Q tag", [](auto& f) { f[12] = 0x81; f[13] = 0x00; }, L3FwdView::kDropNotIp},
   };

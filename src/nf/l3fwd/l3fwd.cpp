@@ -51,11 +51,14 @@ std::unique_ptr<Router> configure_l3fwd(const Params& params, const NfContext& c
   view.ports = context.ports;
   for (uint16_t port = 0; port < kMaxPorts; ++port) {
     view.mtu[port] = context.port_mtu[port];
-    view.subnet_broadcast[port] = 0;
+    view.subnet_broadcast[port] = view.own_address[port] = 0;
   }
-  for (const NfContext::PortAddress& a : context.addresses)
-    if (a.network.address.family == 4 && a.network.length <= 30 && a.port < kMaxPorts)
+  for (const NfContext::PortAddress& a : context.addresses) {
+    if (a.address.family != 4 || a.port >= kMaxPorts) continue;
+    view.own_address[a.port] = a.address.ipv4();
+    if (a.network.length <= 30)
       view.subnet_broadcast[a.port] = a.network.address.ipv4() | (0xffffffffu >> a.network.length);
+  }
   for (uint16_t port = 0; port < kMaxPorts; ++port) std::memcpy(view.port_mac[port], context.port_macs[port].data(), 6);
   return router;
 }
