@@ -131,7 +131,10 @@ GNF_INLINE uint32_t acl_classify_family(const AclFamilyView<Addr>& v, Addr src, 
     uint64_t candidates = sums[0][s] & sums[1][s] & sums[2][s] & sums[3][s] & sums[4][s];
     while (candidates) {
       const uint32_t w = s * 64 + acl_lowest_bit(candidates);
-      const uint64_t match = rows[0][w] & rows[1][w] & rows[2][w] & rows[3][w] & rows[4][w];
+      // The addresses first: they are the selective fields, and where they rule the word out the
+      // ports' and protocol's rows are never loaded.
+      uint64_t match = rows[0][w] & rows[1][w];
+      if (match) match &= rows[2][w] & rows[3][w] & rows[4][w];
       if (match) return v.rule_index[w * 64 + acl_lowest_bit(match)];
       candidates &= candidates - 1;
     }
