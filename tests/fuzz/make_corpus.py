@@ -246,6 +246,16 @@ def file_seeds():
                                                                         dst=(192, 0, 2, 10), options=b"\x94\x04\0\0"))),
             ),
         },
+        "acl_rule_file_fuzz": {
+            "l3fwd_acl.txt": b"# l3fwd-acl's lines\n@192.168.0.0/16 10.1.0.0/24 0 : 65535 80 : 80 0x06/0xff\n"
+                             b"R0.0.0.0/0 10.2.0.0/16 0 : 65535 0 : 65535 0/0 3\n",
+            "actions.txt": b"@10.1.0.0/16 0.0.0.0/0 1024:65535 1000 : 2000 6/0xff deny\n"
+                           b"@10.0.0.0/8 0.0.0.0/0 0 : 65535 0 : 65535 0x04/0x0c count\n"
+                           b"@0.0.0.0/0 0.0.0.0/0 0 : 65535 0 : 65535 0/0 permit\n",
+            "ipv6.txt": b"@2001:db8::/32 ::/0 0 : 65535 443 : 443 6/0xff permit\n"
+                        b"@2001:db8:0:1::/64 2001:db8::1/128 0:0 65535:65535 58/0xff\n@::/0 ::/0 0 : 65535 0 : 65535 0/0\n",
+            "bad_line.txt": b"@10.0.0.0/8 10.1.0.0/16 0 : 65535 81 : 80 6/0xff\n",
+        },
         "pcap_reader_fuzz": {
             "router.pcap": repo_file("tests/data/router.pcap"),
             "sample_head.pcap": sample_head(20),
