@@ -23,16 +23,17 @@ void configure_view(std::unique_ptr<Router> (*configure)(const Params&, const Nf
   router = configure(params, context, view);
 }
 
-#define GNF_NF_CONFIGURE(Kind, name, View, configure)                   \
-  if (spec.type == #name) {                                             \
-    element.kind = NfKind::Kind;                                        \
-    configure_view(configure, spec.params, context, element.name, router); \
-    return;                                                             \
+#define GNF_NF_CONFIGURE(Kind, name, View, configure)                        \
+  if (spec.type == #name) {                                                  \
+    element.kind = NfKind::Kind;                                             \
+    configure_view(configure, spec.params, context, element.name, router);   \
+    return;                                                                  \
   }
 void configure_element(const NfSpec& spec, const NfContext& context, NfElement& element,
                        std::unique_ptr<Router>& router) {
   GNF_NF_KINDS(GNF_NF_CONFIGURE)
-  spec.params.fail("type", fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(NfChain::known_types(), ", ")));
+  spec.params.fail("type",
+                   fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(NfChain::known_types(), ", ")));
 }
 #undef GNF_NF_CONFIGURE
 
@@ -53,7 +54,8 @@ NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
   if (specs.size() > kMaxChainLength)
     throw UserError(fmt::format("the NF chain has {} elements; at most {} are supported", specs.size(), kMaxChainLength));
   for (const NfSpec& spec : specs) {
-    configure_element(spec, context, view_.elements[view_.count++], routers_.emplace_back());
+    NfElement& element = view_.elements[view_.count++];
+    configure_element(spec, context, element, routers_.emplace_back());
     names_.push_back(spec.type);
   }
   for (auto& router : routers_) {

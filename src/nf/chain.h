@@ -36,8 +36,9 @@ struct NfElement {
 };
 #undef GNF_NF_VIEW_MEMBER
 
-#define GNF_NF_VIEW_CHECKS(Kind, name, View, configure)                                                   \
-  static_assert(std::is_trivially_copyable_v<View>, #View " is copied to the GPU: it must be trivially copyable"); \
+// A kernel receives every view by value, inside the chain's.
+#define GNF_NF_VIEW_CHECKS(Kind, name, View, configure)                                    \
+  static_assert(std::is_trivially_copyable_v<View>, #View " must be trivially copyable"); \
   static_assert(View::kCounterCount <= NfCounters::kMax, #View " has more counters than NfCounters holds");
 GNF_NF_KINDS(GNF_NF_VIEW_CHECKS)
 #undef GNF_NF_VIEW_CHECKS
