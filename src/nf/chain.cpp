@@ -2,11 +2,50 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "util/error.h"
 
 namespace gnf::nf {
+namespace {
 
-std::vector<std::string> NfChain::known_types() { return {"ether_filter", "l2fwd", "l3fwd"}; }
+// The two shapes of an NF's configure function (nf/kinds.h): one that returns its view, and one
+// that fills the view over the tables of the Router it returns.
+template <class View>
+void configure_view(View (*configure)(const Params&, const NfContext&), const Params& params,
+                    const NfContext& context, View& view, std::unique_ptr<Router>&) {
+  view = configure(params, context);
+}
+
+template <class View>
+void configure_view(std::unique_ptr<Router> (*configure)(const Params&, const NfContext&, View&), const Params& params,
+                    const NfContext& context, View& view, std::unique_ptr<Router>& router) {
+  router = configure(params, context, view);
+}
+
+#define GNF_NF_CONFIGURE(Kind, name, View, configure)                        \
+  if (spec.type == #name) {                                                  \
+    element.kind = NfKind::Kind;                                             \
+    configure_view(configure, spec.params, context, element.name, router);   \
+    return;                                                                  \
+  }
+void configure_element(const NfSpec& spec, const NfContext& context, NfElement& element,
+                       std::unique_ptr<Router>& router) {
+  GNF_NF_KINDS(GNF_NF_CONFIGURE)
+  spec.params.fail("type",
+                   fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(NfChain::known_types(), ", ")));
+}
+#undef GNF_NF_CONFIGURE
+
+}  // namespace
+
+std::vector<std::string> NfChain::known_types() {
+#define GNF_NF_TYPE_NAME(Kind, name, View, configure) #name,
+  std::vector<std::string> types = {GNF_NF_KINDS(GNF_NF_TYPE_NAME)};
+#undef GNF_NF_TYPE_NAME
+  std::sort(types.begin(), types.end());
+  return types;
+}
 
 NfChain::~NfChain() = default;
 
@@ -16,19 +55,7 @@ NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
     throw UserError(fmt::format("the NF chain has {} elements; at most {} are supported", specs.size(), kMaxChainLength));
   for (const NfSpec& spec : specs) {
     NfElement& element = view_.elements[view_.count++];
-    routers_.emplace_back();
-    if (spec.type == "l2fwd") {
-      element.kind = NfKind::L2Fwd;
-      element.l2fwd = configure_l2fwd(spec.params, context);
-    } else if (spec.type == "ether_filter") {
-      element.kind = NfKind::EtherFilter;
-      element.ether_filter = configure_ether_filter(spec.params, context);
-    } else if (spec.type == "l3fwd") {
-      element.kind = NfKind::L3Fwd;
-      routers_.back() = configure_l3fwd(spec.params, context, element.l3fwd);
-    } else {
-      spec.params.fail("type", fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(known_types(), ", ")));
-    }
+    configure_element(spec, context, element, routers_.emplace_back());
     names_.push_back(spec.type);
   }
   for (auto& router : routers_) {
@@ -56,14 +83,10 @@ std::optional<uint32_t> NfChain::router_element() const {
 }
 
 std::vector<std::string> NfChain::counter_names(uint32_t element) const {
-  switch (view_.elements[element].kind) {
-    case NfKind::L2Fwd:
-      return {std::begin(L2FwdView::kCounterNames), std::end(L2FwdView::kCounterNames)};
-    case NfKind::EtherFilter:
-      return {std::begin(EtherFilterView::kCounterNames), std::end(EtherFilterView::kCounterNames)};
-    case NfKind::L3Fwd:
-      return {std::begin(L3FwdView::kCounterNames), std::end(L3FwdView::kCounterNames)};
-  }
+#define GNF_NF_COUNTER_NAMES(Kind, name, View, configure) \
+  case NfKind::Kind: return {std::begin(View::kCounterNames), std::end(View::kCounterNames)};
+  switch (view_.elements[element].kind) { GNF_NF_KINDS(GNF_NF_COUNTER_NAMES) }
+#undef GNF_NF_COUNTER_NAMES
   return {};
 }
 

@@ -3,18 +3,18 @@
 // The chain's view is trivially copyable and holds every element's view by value, so the same
 // object is what a CPU plane reads and what a GPU kernel receives as a parameter. Dispatch is a
 // switch over the element kind: no virtual calls, which device code cannot make across a copy.
+// The kinds, their storage, the dispatch and the counter names all come from the list in nf/kinds.h.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sync/readers.h"
 #include "nf/context.h"
-#include "nf/ether_filter/ether_filter.h"
-#include "nf/l2fwd/l2fwd.h"
-#include "nf/l3fwd/l3fwd.h"
+#include "nf/kinds.h"
 #include "nf/l3fwd/router.h"
 #include "nf/packet.h"
 #include "nf/params.h"
@@ -23,16 +23,25 @@ namespace gnf::nf {
 
 inline constexpr uint32_t kMaxChainLength = 8;
 
-enum class NfKind : uint8_t { L2Fwd, EtherFilter, L3Fwd };
+#define GNF_NF_KIND(Kind, name, View, configure) Kind,
+enum class NfKind : uint8_t { GNF_NF_KINDS(GNF_NF_KIND) };
+#undef GNF_NF_KIND
 
+#define GNF_NF_VIEW_MEMBER(Kind, name, View, configure) View name;
 struct NfElement {
   NfKind kind;
   union {
-    L2FwdView l2fwd;
-    EtherFilterView ether_filter;
-    L3FwdView l3fwd;
+    GNF_NF_KINDS(GNF_NF_VIEW_MEMBER)
   };
 };
+#undef GNF_NF_VIEW_MEMBER
+
+// A kernel receives every view by value, inside the chain's.
+#define GNF_NF_VIEW_CHECKS(Kind, name, View, configure)                                    \
+  static_assert(std::is_trivially_copyable_v<View>, #View " must be trivially copyable"); \
+  static_assert(View::kCounterCount <= NfCounters::kMax, #View " has more counters than NfCounters holds");
+GNF_NF_KINDS(GNF_NF_VIEW_CHECKS)
+#undef GNF_NF_VIEW_CHECKS
 
 struct NfChainView {
   NfElement elements[kMaxChainLength];
@@ -42,21 +51,26 @@ struct NfChainView {
   sync::ReaderSlot* readers;
 };
 
+// Kernels take the chain by value, and kernel parameters are limited to 4 KiB in all (before CUDA
+// 12.1, and on GPUs older than Volta). nvcc checks the sum with the kernels' other parameters (a few
+// pointers); this says which part grew.
+static_assert(std::is_trivially_copyable_v<NfChainView>, "a GPU kernel receives the chain by value");
+static_assert(sizeof(NfChainView) <= 4096, "the chain view must fit in a kernel's 4 KiB of parameters");
+
 // Reader slots beyond the planes'.
 inline constexpr uint32_t kSlowPathReader = 64;
 inline constexpr uint32_t kTestReader = 65;
 
+#define GNF_NF_PROCESS(Kind, name, View, configure) \
+  case NfKind::Kind: element.name.process(batch, counters[e]); break;
 // `counters` has one entry per element. Packets an element drops or punts skip the rest.
 GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCounters* counters) {
   for (uint32_t e = 0; e < chain.count; ++e) {
     const NfElement& element = chain.elements[e];
-    switch (element.kind) {
-      case NfKind::L2Fwd: element.l2fwd.process(batch, counters[e]); break;
-      case NfKind::EtherFilter: element.ether_filter.process(batch, counters[e]); break;
-      case NfKind::L3Fwd: element.l3fwd.process(batch, counters[e]); break;
-    }
+    switch (element.kind) { GNF_NF_KINDS(GNF_NF_PROCESS) }
   }
 }
+#undef GNF_NF_PROCESS
 
 #if defined(__CUDACC__)
 // One packet through the chain on the GPU (a thread per packet), its counters added into `totals`

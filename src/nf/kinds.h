@@ -1,0 +1,22 @@
+// The NF kinds, one line each (Click's EXPORT_ELEMENT). From this list nf/chain.h derives the kind
+// enum, the element storage, the dispatch on CPU and GPU, configuration by [[nf]] type name and the
+// counter names, so that a new NF is its own folder, its #include and one line here.
+//
+// An NF's folder holds
+//   - its view: trivially copyable (a GPU kernel receives it by value), with
+//       GNF_HD void process(PacketBatch&, NfCounters&) const;
+//       enum Counter { ..., kCounterCount };   static constexpr const char* kCounterNames[];
+//   - its configure function, which validates the parameters (throwing gnf::UserError) and either
+//       View configure(const Params&, const NfContext&);
+//     or, for an NF whose tables a Router owns (built on the host, copied to the GPU, changed live),
+//       std::unique_ptr<Router> configure(const Params&, const NfContext&, View& view);
+#pragma once
+#include "nf/ether_filter/ether_filter.h"
+#include "nf/l2fwd/l2fwd.h"
+#include "nf/l3fwd/l3fwd.h"
+
+// X(Kind: the NfKind enumerator, name: the [[nf]] type and the element's member, View, configure)
+#define GNF_NF_KINDS(X)                                                 \
+  X(EtherFilter, ether_filter, EtherFilterView, configure_ether_filter) \
+  X(L2Fwd, l2fwd, L2FwdView, configure_l2fwd)                           \
+  X(L3Fwd, l3fwd, L3FwdView, configure_l3fwd)
