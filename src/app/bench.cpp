@@ -9,7 +9,6 @@
 #include "app/bench_json.h"
 #include "app/control_plane.h"
 #include "app/environment.h"
-#include "app/exit_codes.h"
 #include "app/interrupts.h"
 #include "app/outputs.h"
 #include "util/nvml.h"
@@ -175,14 +174,9 @@ int run_bench(const BenchFlags& flags) {
   nlohmann::json j = bench_json(trial, pipeline, run, environment);
   std::vector<std::string> output_errors;
   if (!run.output_error.empty()) output_errors.push_back(run.output_error);
-  if (std::string error = json.write(j); !error.empty()) {
-    output_errors.push_back(error);
-    std::fprintf(stderr, "gnf bench: the trial's JSON that could not be written:\n%s\n", j.dump(2).c_str());
-  }
+  json.write(j, output_errors);
   print_outcome(j["result"], run, flags.quiet);
-  const int consistency = consistency_exit_code(j["summary"]);
-  for (const std::string& error : output_errors) std::fprintf(stderr, "gnf: error: %s\n", error.c_str());
-  return consistency != kExitOk || output_errors.empty() ? consistency : kExitError;
+  return exit_code(consistency_exit_code(j["summary"]), output_errors);
 }
 
 }  // namespace gnf::app

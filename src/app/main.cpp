@@ -82,10 +82,7 @@ int run(const gnf::app::RunFlags& flags) {
   }
   path::Snapshot end = pipeline.snapshot();
   nlohmann::json summary = app::summary_json(pipeline, first, end, drained);
-  if (std::string error = json.write(summary); !error.empty()) {
-    output_errors.push_back(error);
-    std::fprintf(stderr, "gnf: the summary that could not be written:\n%s\n", summary.dump(2).c_str());
-  }
+  json.write(summary, output_errors);
   if (!flags.quiet || !output_errors.empty()) {
     const auto& acc = summary["accounting"];
     std::fprintf(stderr, "gnf: %s: offered %llu, accounted %llu%s\n", drained ? "done" : "stopped",
@@ -95,9 +92,7 @@ int run(const gnf::app::RunFlags& flags) {
       std::fprintf(stderr, "gnf: %s: rx %llu tx %llu packets\n", port["name"].get<std::string>().c_str(),
                    (unsigned long long)port["rx_packets"].get<uint64_t>(), (unsigned long long)port["tx_packets"].get<uint64_t>());
   }
-  const int consistency = app::consistency_exit_code(summary);
-  for (const std::string& error : output_errors) std::fprintf(stderr, "gnf: error: %s\n", error.c_str());
-  return consistency != app::kExitOk || output_errors.empty() ? consistency : app::kExitError;
+  return app::exit_code(app::consistency_exit_code(summary), output_errors);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "app/exit_codes.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -82,8 +83,8 @@ JsonOutput::~JsonOutput() {
   std::remove(file_.c_str());
 }
 
-std::string JsonOutput::write(const nlohmann::json& j) {
-  if (file_.empty()) return "";
+void JsonOutput::write(const nlohmann::json& j, std::vector<std::string>& errors) {
+  if (file_.empty()) return;
   const std::string text = j.dump(2) + "\n";
   FILE* to = out_ ? out_ : stdout;
   bool ok = std::fwrite(text.data(), 1, text.size(), to) == text.size();
@@ -96,9 +97,15 @@ std::string JsonOutput::write(const nlohmann::json& j) {
     }
     out_ = nullptr;
   }
-  if (ok) return "";
-  return fmt::format("--json: {}: writing the summary failed: {}", file_ == "-" ? "stdout" : file_,
-                     std::strerror(error));
+  if (ok) return;
+  errors.push_back(fmt::format("--json: {}: writing the summary failed: {}", file_ == "-" ? "stdout" : file_,
+                               std::strerror(error)));
+  std::fprintf(stderr, "gnf: the JSON that could not be written:\n%s", text.c_str());
+}
+
+int exit_code(int consistency, const std::vector<std::string>& output_errors) {
+  for (const std::string& error : output_errors) std::fprintf(stderr, "gnf: error: %s\n", error.c_str());
+  return consistency != kExitOk || output_errors.empty() ? consistency : kExitError;
 }
 
 }  // namespace gnf::app

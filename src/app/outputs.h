@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,13 +30,17 @@ class JsonOutput {
   JsonOutput(const JsonOutput&) = delete;
   JsonOutput& operator=(const JsonOutput&) = delete;
 
-  // Writes `j` and closes the file; "" if all of it reached the file, else what went wrong (the
-  // caller says so, and shows the JSON elsewhere).
-  std::string write(const nlohmann::json& j);
+  // Writes `j` and closes the file. If not all of it reached the file, `j` goes to stderr instead
+  // and what went wrong is added to `errors`.
+  void write(const nlohmann::json& j, std::vector<std::string>& errors);
 
  private:
   std::string file_;
   FILE* out_ = nullptr;
 };
+
+// The exit code of a run whose consistency check said `consistency`: that, unless it passed and an
+// output failed (kExitError). Says each output error on stderr.
+int exit_code(int consistency, const std::vector<std::string>& output_errors);
 
 }  // namespace gnf::app
