@@ -238,7 +238,11 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
 
 void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
-  if (reason == nf::HostReason::Unspecified) reason = reason_now(port, frame);
+  if (reason == nf::HostReason::Unspecified) {  // an NF that did not say: ask l3fwd now
+    const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
+    if (!now) return;
+    reason = *now;
+  }
   switch (reason) {
     case nf::HostReason::TtlExpired:
       send_error(port, frame, v4 ? 11 : 3, 0, now_ns);
@@ -247,7 +251,7 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
       send_error(port, frame, v4 ? 3 : 1, 0, now_ns);
       break;
     case nf::HostReason::NoNeighbour:
-      if (!forward_if_resolved(port, frame)) hold(port, std::move(frame), now_ns);
+      if (forward_or_reason(port, frame)) hold(port, std::move(frame), now_ns);
       break;
     case nf::HostReason::TooBig:
       too_big(port, frame, now_ns);
@@ -257,22 +261,14 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
   }
 }
 
-nf::HostReason SlowPath::reason_now(uint16_t port, const std::vector<uint8_t>& frame) {
-  std::vector<uint8_t> copy = frame;
-  uint16_t out_port = 0;
-  const nf::L3FwdView::Counter c = classify(port, copy, out_port);
-  if (c == nf::L3FwdView::kForwardedIpv4 || c == nf::L3FwdView::kForwardedIpv6) return nf::HostReason::NoNeighbour;
-  return nf::L3FwdView::reason_of(c);
-}
-
-bool SlowPath::forward_if_resolved(uint16_t in_port, std::vector<uint8_t>& frame) {
+std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame) {
   std::vector<uint8_t> copy = frame;
   uint16_t out_port = 0;
   const nf::L3FwdView::Counter c = classify(in_port, copy, out_port);
-  if (c != nf::L3FwdView::kForwardedIpv4 && c != nf::L3FwdView::kForwardedIpv6) return false;
+  if (c != nf::L3FwdView::kForwardedIpv4 && c != nf::L3FwdView::kForwardedIpv6) return nf::L3FwdView::reason_of(c);
   send(out_port, copy);
   ++counters_[kHeldForwarded];
-  return true;
+  return std::nullopt;
 }
 
 void SlowPath::hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns) {
@@ -344,16 +340,8 @@ void SlowPath::learn(uint16_t port, const nf::IpAddress& address, const Mac& mac
       return;
   }
   if (it == pending_.end()) return;
-  for (auto& [in_port, frame] : it->second.held) {
-    uint16_t out_port = 0;
-    auto c = classify(in_port, frame, out_port);
-    if (c == nf::L3FwdView::kForwardedIpv4 || c == nf::L3FwdView::kForwardedIpv6) {
-      send(out_port, frame);
-      ++counters_[kHeldForwarded];
-    } else {
-      ++counters_[kHeldDropped];
-    }
-  }
+  for (const auto& [in_port, frame] : it->second.held)
+    if (forward_or_reason(in_port, frame)) ++counters_[kHeldDropped];
   pending_.erase(it);
 }
 
@@ -465,7 +453,7 @@ void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_
     wire::store_be16(f + 10, 0);
     wire::store_be16(f + 10, wire::checksum_finish(wire::checksum_add(0, f, ihl)));
     if (fragment.size() < 60) fragment.resize(60, 0);  // Ethernet's minimum, as the NIC would pad
-    if (!forward_if_resolved(port, fragment)) hold(port, std::move(fragment), now_ns);
+    if (forward_or_reason(port, fragment)) hold(port, std::move(fragment), now_ns);
   }
   ++counters_[kFragmented];
 }

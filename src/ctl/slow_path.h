@@ -28,6 +28,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -103,11 +104,9 @@ class SlowPath {
   bool handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& frame);
   // Why the NF punted a packet not for the router, and what to do about it.
   void handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
-  // Why the router sends `frame` up now, for a frame whose NF did not say (a frame it would now
-  // forward counts as NoNeighbour: resolved since).
-  nf::HostReason reason_now(uint16_t port, const std::vector<uint8_t>& frame);
-  // Forwards `frame` if the router can now (its next hop resolved since the NF looked).
-  bool forward_if_resolved(uint16_t in_port, std::vector<uint8_t>& frame);
+  // Runs l3fwd on a copy of `frame`: a frame it forwards now (its next hop resolved since the NF
+  // looked, or a held one) leaves (nullopt); otherwise why it would send it up.
+  std::optional<nf::HostReason> forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame);
   void hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns);
   // Learns `address` at `mac` as the rules above say (neighbours_refused counts what is not taken).
   void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
