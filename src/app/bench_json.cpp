@@ -228,17 +228,25 @@ nlohmann::json model_bound_json(const nlohmann::json& cpu, const nlohmann::json&
           {"reasons", reasons}};
 }
 
-// How often the GPU's persistent loops went round in the window (per block): their round time
-// bounds the latency each adds. 0 on paths without them.
+// How one GPU persistent loop went round in the window (per block): rounds a second, and the
+// nanoseconds a round and each of its phases took. Zeros on paths without it.
+template <size_t kPhases>
+nlohmann::json loop_json(const LoopPhases& a, const LoopPhases& b, double seconds, const char* const (&names)[kPhases]) {
+  const uint64_t rounds = b.rounds - a.rounds;
+  auto per_round = [&](uint64_t ns) { return rounds ? double(ns) / double(rounds) : 0.0; };
+  nlohmann::json phases = nlohmann::json::object();
+  for (size_t k = 0; k < kPhases; ++k) phases[names[k]] = per_round(b.ns[k] - a.ns[k]);
+  return {{"rounds_per_s", seconds > 0 ? double(rounds) / seconds : 0.0},
+          {"round_ns", per_round(b.round_ns() - a.round_ns())},
+          {"phase_ns", phases}};
+}
+
+// The GPU's persistent loops, the bypass driver's and the GPU agent's: their round time bounds
+// the latency each adds, and the phases say where it goes.
 nlohmann::json gpu_loops_json(const path::Snapshot& a, const path::Snapshot& b) {
   const double seconds = double(b.time_ns - a.time_ns) / 1e9;
-  auto per_second = [&](uint64_t before, uint64_t after) { return seconds > 0 ? double(after - before) / seconds : 0.0; };
-  const uint64_t rounds = b.gpu_agent.rounds - a.gpu_agent.rounds;
-  auto per_round = [&](uint64_t before, uint64_t after) { return rounds ? double(after - before) / double(rounds) : 0.0; };
-  return {{"driver_polls_per_s", per_second(a.gpu_driver_polls, b.gpu_driver_polls)},
-          {"agent_rounds_per_s", per_second(a.gpu_agent.rounds, b.gpu_agent.rounds)},
-          {"agent_round_ns", per_round(a.gpu_agent.round_ns, b.gpu_agent.round_ns)},
-          {"agent_poll_ns", per_round(a.gpu_agent.poll_ns, b.gpu_agent.poll_ns)}};
+  return {{"driver", loop_json(a.gpu_driver, b.gpu_driver, seconds, driver::kGpuDriverPhaseNames)},
+          {"agent", loop_json(a.gpu_agent, b.gpu_agent, seconds, nic::GpuAgent::kPhaseNames)}};
 }
 
 // One-way trials time frames with the GPU's clock: how well it was tied to the host's.
@@ -275,6 +283,7 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
             {"extent_mean", ratio(double(m.reorder_extent_sum), double(m.reordered))},
             {"duplicates", m.duplicates}}},
           {"latency", latency_with_every_key(m.latency)},
+          {"clock_skew", {{"frames", m.clock_skew}, {"max_ns", m.clock_skew_max_ns}}},
           {"per_second", per_second_json(pipeline.generated_in_window_per_second(), m.per_second)},
           {"cpu", cpu},
           {"gpu", gpu_json(run.gpu)},

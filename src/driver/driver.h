@@ -11,6 +11,7 @@
 #include "driver/queue_rings.h"
 #include "nf/chain.h"
 #include "util/counter.h"
+#include "util/loop_phases.h"
 #include "util/poll_thread.h"
 #include "wire/stamp.h"
 
@@ -56,10 +57,18 @@ using DriverCounterValues = DriverCountersOf<uint64_t>;
 // What a driver counted over all its planes, with its copy of the NF chain's counters.
 struct DriverTotals : DriverCounterValues {
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax] = {};
-  // How often a GPU driver's persistent loop went round, per block on average (0 on the CPU): a
-  // diagnostic, since a loop's round time bounds the latency it adds.
-  uint64_t gpu_polls = 0;
+  // How a GPU driver's persistent loop went round, per block on average, phase by phase
+  // (kGpuDriverPhaseNames; nothing on the CPU): a diagnostic, since a loop's round time bounds the
+  // latency it adds.
+  LoopPhases gpu_loop;
 };
+
+// The phases of the bypass driver's round: tx completions, the rx poll, the NF chain, placing the
+// burst on tx rings (room, ranks, descriptors), ringing doorbells, and the end of the round (idle
+// tails, stop word, counters).
+inline constexpr uint32_t kGpuDriverPhaseCount = 6;
+inline constexpr const char* kGpuDriverPhaseNames[kGpuDriverPhaseCount] = {"reclaim", "poll",   "nf",
+                                                                          "place",   "commit", "round_end"};
 
 // A frame on its way to the host's slow path (copied out, so its slot is freed at once).
 struct HostFrame {

@@ -26,7 +26,7 @@ constexpr size_t kAlign = 128;
 size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // The kernel publishes GpuPlaneCounters as an array of uint64_t: the driver's counters in the order
-// of bypass::Stat, then polls, then the NF counters.
+// of bypass::Stat, then polls, the phases of a round (bypass::Phase), then the NF counters.
 using Words = DriverCounterValues;
 static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packets) == kTx * 8 &&
               offsetof(Words, nf_drops) == kNfDrops * 8 && offsetof(Words, to_host) == kToHost * 8 &&
@@ -35,7 +35,8 @@ static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packe
               offsetof(Words, alloc_failures) == kAllocFail * 8 &&
               offsetof(Words, tail_writes) == kTails * 8 && offsetof(Words, consumed) == kConsumed * 8 &&
               offsetof(Words, unrecorded) == kUnrecorded * 8 && sizeof(Words) == kStatCount * 8 &&
-              sizeof(GpuPlaneCounters) == (kStatCount + 1 + nf::kMaxChainLength * nf::NfCounters::kMax) * 8);
+              kPhaseCount == kGpuDriverPhaseCount &&
+              sizeof(GpuPlaneCounters) == (kStatCount + 1 + kGpuDriverPhaseCount + nf::kMaxChainLength * nf::NfCounters::kMax) * 8);
 
 }  // namespace
 
@@ -181,7 +182,10 @@ DriverTotals GpuBypass::counters() const {
   DriverTotals totals;
   static_cast<DriverCounterValues&>(totals) = sum;
   std::memcpy(totals.nf, sum.nf, sizeof(totals.nf));
-  totals.gpu_polls = planes_ ? sum.polls / planes_ : 0;
+  LoopPhases loop;
+  loop.rounds = sum.polls;
+  std::copy(std::begin(sum.phase_ns), std::end(sum.phase_ns), loop.ns);
+  totals.gpu_loop = loop.per_block(planes_);
   return totals;
 }
 

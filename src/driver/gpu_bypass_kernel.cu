@@ -32,6 +32,7 @@ namespace {
 
 struct BlockShared {
   unsigned long long stats[kStatCount];
+  unsigned long long phase_ns[kPhaseCount];  // thread 0's PhaseLaps
   unsigned long long nf_totals[nf::kMaxChainLength][nf::NfCounters::kMax];
   uint32_t warp_counts[kMaxBurst / kWarpSize];
   uint32_t port_room[nf::kMaxPorts];  // per output port: the burst's packets first, then how many fit
@@ -164,7 +165,7 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
 
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
-                              const Control* control, BlockShared& sh) {
+                              const Control* control, BlockShared& sh, PhaseLaps& laps) {
   const uint32_t t = threadIdx.x;
   RxRingRef& ring = plane.rx[p];
   mem::SlotStackRef& pool = plane.pool[p];
@@ -179,7 +180,10 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   __syncthreads();
   const uint32_t ready = sh.ready;
   const uint32_t n = min(ready, pool.top);  // every packet taken needs a fresh slot in its place
-  if (t == 0 && n < ready) ++sh.stats[kAllocFail];
+  if (t == 0) {
+    if (n < ready) ++sh.stats[kAllocFail];
+    laps.lap(sh.phase_ns[kPollPhase]);
+  }
   if (n == 0) {
     __syncthreads();  // sh.ready is rewritten by the next ring's poll
     return;
@@ -202,6 +206,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   if (t == 0) {
     pool.pop(n);
     if (reader) sync::reader_leave(reader);
+    laps.lap(sh.phase_ns[kNfPhase]);
   }
   __syncthreads();
 
@@ -267,6 +272,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
 
   // Commit: thread 0 moves the rings on and rings the doorbells the batching rule allows.
   if (t == 0) {
+    laps.lap(sh.phase_ns[kPlacePhase]);
     const uint64_t now = global_timer_ns();
     DoorbellBatch doorbells;
     for (uint32_t o = 0; o < plane.ports; ++o) {
@@ -285,16 +291,23 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     sh.stats[kRx] += n;
     sh.stats[kTails] += ring.publish(now, false, doorbells);
     for (uint32_t o = 0; o < plane.ports; ++o) sh.stats[kTails] += plane.tx[o].publish(now, false, doorbells);
+    laps.lap(sh.phase_ns[kCommitPhase]);
   }
   __syncthreads();
 }
 
+// The layout of GpuPlaneCounters: counters, polls, phases, NF counters.
+constexpr int kPollsWord = kStatCount;
+constexpr int kPhaseWords = kPollsWord + 1;
+constexpr int kNfWords = kPhaseWords + kPhaseCount;
+
 // Thread 0: counters into pinned memory, where the host reads them while the kernel runs.
 __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, uint32_t chain_length, uint64_t polls) {
   for (int k = 0; k < kStatCount; ++k) out[k] = sh.stats[k];
-  out[kStatCount] = polls;
+  out[kPollsWord] = polls;
+  for (int k = 0; k < kPhaseCount; ++k) out[kPhaseWords + k] = sh.phase_ns[k];
   for (uint32_t e = 0; e < chain_length; ++e)
-    for (int k = 0; k < nf::NfCounters::kMax; ++k) out[kStatCount + 1 + e * nf::NfCounters::kMax + k] = sh.nf_totals[e][k];
+    for (int k = 0; k < nf::NfCounters::kMax; ++k) out[kNfWords + e * nf::NfCounters::kMax + k] = sh.nf_totals[e][k];
 }
 
 }  // namespace
@@ -309,18 +322,21 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   // A restart carries on counting where the last run stopped.
   if (t == 0) {
     for (int k = 0; k < kStatCount; ++k) sh.stats[k] = out[k];
+    for (int k = 0; k < kPhaseCount; ++k) sh.phase_ns[k] = out[kPhaseWords + k];
     for (uint32_t e = 0; e < nf::kMaxChainLength; ++e)
-      for (int k = 0; k < nf::NfCounters::kMax; ++k)
-        sh.nf_totals[e][k] = out[kStatCount + 1 + e * nf::NfCounters::kMax + k];
+      for (int k = 0; k < nf::NfCounters::kMax; ++k) sh.nf_totals[e][k] = out[kNfWords + e * nf::NfCounters::kMax + k];
   }
-  uint64_t iteration = out[kStatCount];
+  uint64_t iteration = out[kPollsWord];
+  PhaseLaps laps;
+  laps.start();
   __syncthreads();
   for (;; ++iteration) {
     if (t == 0) sh.stop = (iteration & 15) == 0 ? control->stop_requested() : 0;
     __syncthreads();
     if (sh.stop) break;
     reclaim_all(plane, sh);
-    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh);
+    if (t == 0) laps.lap(sh.phase_ns[kReclaimPhase]);
+    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh, laps);
     if (t == 0) {
       // Idle or not, a pending tail is written once its timeout has passed.
       const uint64_t now = global_timer_ns();
@@ -331,6 +347,7 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
       }
       // Every 64th round: the counters cross PCIe, and the host reads them only every millisecond.
       if ((iteration & 63) == 0) publish_counters(sh, out, chain.count, iteration);
+      laps.lap(sh.phase_ns[kRoundEndPhase]);
     }
     __syncthreads();
   }

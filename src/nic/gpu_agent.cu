@@ -13,6 +13,7 @@
 #include "util/cuda_wait.h"
 #include "util/error.h"
 #include "util/gpu_timer.cuh"
+#include "util/loop_phases.h"
 #include "sync/ordering.h"
 #include "wire/frame_size.h"
 
@@ -31,13 +32,16 @@ constexpr uint32_t kUnroll = 8;
 // Rounds between the counters' trips to pinned memory (the host reads them every millisecond).
 constexpr uint32_t kPublishEvery = 64;
 
-// What each queue's warp counts, published in this order into pinned memory.
+// What each queue's warp counts, published in this order into pinned memory: the counters, then
+// a diagnostic, the rounds gone and the time each phase of them took (GpuAgent::kPhaseNames).
 enum Stat : uint32_t {
   kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kTxBadDesc, kTxOverrun,
   kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory,
-  kRounds, kRoundNs, kPollNs,  // a diagnostic: the rounds gone, their time, and of it the polls' (a PCIe round trip)
-  kStatCount
+  kRounds, kPhaseNs,
+  kStatCount = kPhaseNs + GpuAgent::kPhaseCount
 };
+enum Phase : uint32_t { kPoll, kRxDecide, kRxCopy, kRxCommit, kTxDecide, kTxCopy, kTxCommit };
+static_assert(kTxCommit + 1 == GpuAgent::kPhaseCount && GpuAgent::kPhaseCount <= LoopPhases::kMaxPhases);
 
 // One block's queue: rx queue `queue` and tx queue `queue` of one port (either may be absent).
 // Set up by the host at start(); the state fields carry over from one run to the next.
@@ -145,7 +149,7 @@ __device__ FifoRecord load_record(const FrameFifoRef& f, uint32_t index) {
 // Rx DMA of one queue: frames from its FIFO into the descriptors between RDH and RDT. Every thread
 // of the block calls it; the first warp decides (a lane per frame), all copy.
 __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* port_stalls, Shared& s,
-                         uint64_t* stats) {
+                         uint64_t* stats, PhaseLaps& laps) {
   const uint32_t lane = threadIdx.x % kWarp;
   const bool control = threadIdx.x < kWarp;
   FifoRecord rec{};
@@ -194,12 +198,16 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     }
     list_pieces(s, pieces, lane);
   }
+  if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kRxDecide]);
   __syncthreads();
   copy_pieces<true>(s);
   __syncthreads();
+  if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kRxCopy]);
   if (!control || !__any_sync(kFullMask, lane < taken)) return;
   // The packets are in place (the barrier) before any write-back says so (the driver is on this
-  // GPU: device scope; the fence after the barrier is cumulative over the block's copies).
+  // GPU: device scope; the fence after the barrier is cumulative over the block's copies). DD is
+  // then a relaxed store: fence and store are PTX's release pattern, which the driver's relaxed
+  // poll and acquire fence pair with (sync/ordering.h).
   __threadfence();
   if (placed) {
     desc->wb.lower.lo_dword.hs_rss.pkt_info = rec.rss_type;
@@ -207,7 +215,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     desc->wb.lower.hi_dword.rss = rec.rss_hash;
     desc->wb.upper.length = uint16_t(rec.len);
     desc->wb.upper.vlan = 0;
-    store_release_sys(&desc->wb.upper.status_error, IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP);
+    store_sys<MemoryOrder::Relaxed>(&desc->wb.upper.status_error, uint32_t(IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP));
   }
   const uint32_t placed_count = __popc(__ballot_sync(kFullMask, placed));
   const uint32_t bytes = warp_sum(placed ? rec.len : 0);
@@ -226,16 +234,18 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     stats[kPacketBytesToMemory] += bytes;
     stats[kDescBytesFromMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
     stats[kDescBytesToMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
-    // Every read of the FIFO is done (the barriers above) before its room is handed back.
+    // Every read of the FIFO is done (the barriers above) before its room is handed back: one
+    // fence, then relaxed stores (the release pattern).
     __threadfence_system();
-    if (placed_count) store_release_sys(&u.rx_regs->RDH, u.rdh);
-    store_release_sys(u.rx_fifo.consumed, u.rx_consumed);
+    if (placed_count) store_after_fence_sys(&u.rx_regs->RDH, u.rdh);
+    store_after_fence_sys(u.rx_fifo.consumed, u.rx_consumed);
+    laps.lap(stats[kPhaseNs + kRxCommit]);
   }
 }
 
 // Tx DMA of one queue: the descriptors between TDH and TDT, and their packets, into its FIFO.
 // Every thread of the block calls it; the first warp decides (a lane per descriptor), all copy.
-__device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats) {
+__device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, PhaseLaps& laps) {
   const uint32_t lane = threadIdx.x % kWarp;
   const bool control = threadIdx.x < kWarp;
   uint32_t taken = 0, len = 0, cmd = 0, position = 0, rank = 0;
@@ -291,23 +301,26 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats) {
     }
     list_pieces(s, pieces, lane);
   }
+  if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kTxDecide]);
   __syncthreads();
   if (s.tx_from_host) copy_pieces<true>(s);
   else copy_pieces<false>(s);
   __syncthreads();
+  if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kTxCopy]);
   if (!control || taken == 0) return;
   if (sent) {
     const uint4 record = make_uint4(len, position, 0, 0);
     *reinterpret_cast<uint4*>(&u.tx_fifo.record(u.tx_producer.head + rank)) = record;
   }
   // The frames and records reach pinned memory before `produced` says so, and every read of a
-  // packet buffer is done (the barrier) before DD, the head write-back or TDH hands it back.
+  // packet buffer is done (the barrier) before DD, the head write-back or TDH hands it back: one
+  // fence per lane, then relaxed stores (the release pattern).
   __syncwarp();
   __threadfence_system();
-  if (lane == 0 && p.head != u.tx_producer.head) store_release_sys(u.tx_fifo.produced, p.head);
+  if (lane == 0 && p.head != u.tx_producer.head) store_after_fence_sys(u.tx_fifo.produced, p.head);
   const bool mine = lane < taken;
   const bool report = mine && (cmd & IXGBE_ADVTXD_DCMD_RS);
-  if (report) store_release_sys(&desc->wb.status, IXGBE_ADVTXD_STAT_DD);
+  if (report) store_after_fence_sys(&desc->wb.status, uint32_t(IXGBE_ADVTXD_STAT_DD));
   const uint32_t bytes = warp_sum(sent ? len : 0);
   const uint32_t bad = __popc(__ballot_sync(kFullMask, mine && !sendable));
   const uint32_t reports = __popc(__ballot_sync(kFullMask, report));
@@ -315,12 +328,13 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats) {
   if (taken) u.tdh = (u.tdh + taken) % u.tx_entries;
   __syncwarp();
   if (lane == 0) {
-    store_release_sys(&u.tx_regs->TDH, u.tdh);
-    if (u.head_writeback) store_release_sys(u.head_writeback, u.tdh);
+    store_after_fence_sys(&u.tx_regs->TDH, u.tdh);
+    if (u.head_writeback) store_after_fence_sys(u.head_writeback, u.tdh);
     stats[kTxBadDesc] += bad;
     stats[kPacketBytesFromMemory] += bytes;
     stats[kDescBytesFromMemory] += taken * sizeof(ixgbe_adv_tx_desc);
     stats[kDescBytesToMemory] += reports * sizeof(ixgbe_adv_tx_desc) + (u.head_writeback ? 4 : 0);
+    laps.lap(stats[kPhaseNs + kTxCommit]);
   }
 }
 
@@ -347,11 +361,11 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
     }
   }
   __syncthreads();
-  uint64_t round_start = global_timer_ns();
+  PhaseLaps laps;
+  laps.start();
   for (uint32_t round = 0;; ++round) {
     uint32_t produced = 0, rdt = 0, tdt = 0;
     if (control) {
-      const uint64_t poll_start = global_timer_ns();
       // The round's reads across PCIe in one instruction, one round trip: what the wire side
       // stored, the tails and the stop word, relaxed (sync/ordering.h: polling on the GPU).
       const uint32_t* word = stop;
@@ -360,7 +374,6 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
       if (lane == 2 && has_tx) word = &u.tx_regs->TDT;
       const uint32_t value = load_sys<MemoryOrder::Relaxed>(word);
       produced = __shfl_sync(kFullMask, value, 0);
-      if (lane == 0) stats[kPollNs] += global_timer_ns() - poll_start;
       rdt = __shfl_sync(kFullMask, value, 1);
       tdt = __shfl_sync(kFullMask, value, 2);
       const uint32_t stop_now = __shfl_sync(kFullMask, value, 3);
@@ -370,17 +383,17 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
       if ((has_rx && produced != u.rx_consumed) || (has_tx && tdt != u.tdh && u.tx_ring_in_host)) acquire_fence_sys();
       else if (has_tx && tdt != u.tdh) acquire_fence_gpu();
       __syncwarp();
-      if (lane == 0) s.stop = stop_now;
+      if (lane == 0) {
+        s.stop = stop_now;
+        laps.lap(stats[kPhaseNs + kPoll]);
+      }
     }
     __syncthreads();
     if (s.stop) break;
-    if (has_rx) rx_round(u, produced, rdt, port_stalls, s, stats);
-    if (has_tx) tx_round(u, tdt, s, stats);
+    if (has_rx) rx_round(u, produced, rdt, port_stalls, s, stats, laps);
+    if (has_tx) tx_round(u, tdt, s, stats, laps);
     if (control && lane == 0) {
       ++stats[kRounds];
-      const uint64_t now = global_timer_ns();
-      stats[kRoundNs] += now - round_start;
-      round_start = now;
       if (round % kPublishEvery == 0) publish(stats, u.stats);
     }
   }
@@ -513,17 +526,17 @@ void GpuAgent::start() {
   m.running = true;
 }
 
-GpuAgent::Loops GpuAgent::loops() const {
+LoopPhases GpuAgent::loops() const {
   const Impl& m = *impl_;
-  Loops sum;
+  LoopPhases sum;
   for (const Unit& u : m.units) {
     const volatile uint64_t* v = u.stats;
-    sum.rounds += v[kRounds];
-    sum.round_ns += v[kRoundNs];
-    sum.poll_ns += v[kPollNs];
+    LoopPhases unit;
+    unit.rounds = v[kRounds];
+    for (uint32_t k = 0; k < kPhaseCount; ++k) unit.ns[k] = v[kPhaseNs + k];
+    sum.add(unit);
   }
-  if (!m.units.empty()) sum = Loops{sum.rounds / m.units.size(), sum.round_ns / m.units.size(), sum.poll_ns / m.units.size()};
-  return sum;
+  return sum.per_block(uint32_t(m.units.size()));
 }
 
 void GpuAgent::stop() {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "nic/port.h"
+#include "util/loop_phases.h"
 
 namespace gnf::nic {
 
@@ -50,13 +51,12 @@ class GpuAgent {
   void start();
   // Asks the kernel to stop and waits for it (its counters are then final). Idempotent.
   void stop();
-  // How each queue's block went round its loop, on average over the blocks: rounds, their time,
-  // and of it the time the round's poll across PCIe took (a diagnostic: the round time bounds the
-  // latency the agent adds). Any thread.
-  struct Loops {
-    uint64_t rounds = 0, round_ns = 0, poll_ns = 0;
-  };
-  Loops loops() const;
+  // How each queue's block went round its loop, on average over the blocks, phase by phase (a
+  // diagnostic: the round time bounds the latency the agent adds). Any thread.
+  static constexpr uint32_t kPhaseCount = 7;
+  static constexpr const char* kPhaseNames[kPhaseCount] = {"poll",    "rx_decide", "rx_copy",  "rx_commit",
+                                                           "tx_decide", "tx_copy", "tx_commit"};
+  LoopPhases loops() const;
 
  private:
   struct Impl;

@@ -12,7 +12,7 @@ GpuAgent::GpuAgent(const std::vector<Port*>&) {
 GpuAgent::~GpuAgent() = default;
 void GpuAgent::start() {}
 void GpuAgent::stop() {}
-GpuAgent::Loops GpuAgent::loops() const { return {}; }
+LoopPhases GpuAgent::loops() const { return {}; }
 
 }  // namespace gnf::nic
 #endif

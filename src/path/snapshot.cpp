@@ -52,7 +52,7 @@ PortStats port_stats(const Ports& ports, size_t i) {
 
 void add_driver_stats(Snapshot& s, const driver::DriverTotals& totals, const nf::NfChain& chain) {
   add_counters(s.driver, totals);
-  s.gpu_driver_polls = totals.gpu_polls;
+  s.gpu_driver = totals.gpu_loop;
   for (uint32_t e = 0; e < chain.size(); ++e) {
     NfStats nf{chain.name(e), {}};
     std::vector<std::string> names = chain.counter_names(e);

@@ -51,10 +51,10 @@ struct Snapshot {
   // kernel (ctl/netlink_sync.h).
   NamedCounters slow_path;
   NamedCounters netlink;
-  // How often the GPU's persistent loops went round (per block, on average): the bypass driver's
-  // and the GPU agent's. A diagnostic: a loop's round time bounds the latency it adds.
-  uint64_t gpu_driver_polls = 0;
-  nic::GpuAgent::Loops gpu_agent;
+  // How the GPU's persistent loops went round (per block, on average, phase by phase): the bypass
+  // driver's and the GPU agent's. A diagnostic: a loop's round time bounds the latency it adds.
+  LoopPhases gpu_driver;
+  LoopPhases gpu_agent;
 
   // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.

@@ -26,9 +26,13 @@
 // block. fence.sc.sys (__threadfence_system), made by the ringing thread after the barrier, is
 // cumulative: every write the barrier ordered before it is ordered, at system scope, before the
 // fencing thread's later stores. Hence: every writer, then __syncthreads(), then one thread calls
-// publish_after_barrier (fence, then release store); a thread ringing several doorbells after one
-// barrier fences once (DoorbellBatch), since each later store follows that fence in program order.
-// On the host a ring's writer is one thread: its release store alone orders its writes.
+// publish_after_barrier (fence, then a relaxed store: PTX's release pattern); a thread ringing
+// several doorbells after one barrier fences once (DoorbellBatch), since each later store follows
+// that fence in program order. The stores after the fence are relaxed, not release: a release store
+// is a fence of its own (a MEMBAR.SYS, which waits for every earlier write of the thread to reach
+// the system, a PCIe round trip when one went to pinned memory), and the fence before it already
+// orders everything. On the host a ring's writer is one thread: its release store alone orders its
+// writes.
 //
 // Why a recycled buffer read after an acquire is never a stale L1 line. An SM's L1 is not coherent:
 // a line read while a slot held its previous packet can still be there when the slot comes back with
@@ -173,15 +177,24 @@ GNF_INLINE void fence_after_barrier() {
 
 // A doorbell rung by one thread for what its whole block wrote (see above). On the host: the
 // release store of a single writer.
+// On the GPU the fence then a relaxed store (the release pattern); on the host a release store.
+template <typename T>
+GNF_INLINE void store_after_fence_sys(T* word, typename ordering_detail::Exactly<T>::type value) {
+#if defined(__CUDA_ARCH__)
+  store_sys<MemoryOrder::Relaxed>(word, value);
+#else
+  store_release_sys(word, value);
+#endif
+}
+
 template <typename T>
 GNF_INLINE void publish_after_barrier(T* word, typename ordering_detail::Exactly<T>::type value) {
   fence_after_barrier();
-  store_release_sys(word, value);
+  store_after_fence_sys(word, value);
 }
 
 // Several doorbells rung by one thread after one barrier (a burst's rx tail, tx tails and exception
-// heads): the first fences, the rest follow that fence in program order and need only their
-// release stores.
+// heads): the first fences, and every store, following that fence in program order, is relaxed.
 class DoorbellBatch {
  public:
   GNF_INLINE void ring(uint32_t* word, uint32_t value) {
@@ -189,7 +202,7 @@ class DoorbellBatch {
       fence_after_barrier();
       fenced_ = true;
     }
-    store_release_sys(word, value);
+    store_after_fence_sys(word, value);
   }
 
  private:

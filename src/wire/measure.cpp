@@ -34,6 +34,7 @@ void MeasureReport::merge(const MeasureReport& other) {
   reorder_extent_max = std::max(reorder_extent_max, other.reorder_extent_max);
   reorder_extent_sum += other.reorder_extent_sum;
   clock_skew += other.clock_skew;
+  clock_skew_max_ns = std::max(clock_skew_max_ns, other.clock_skew_max_ns);
   add_elementwise(received_per_flow, other.received_per_flow);
   add_elementwise(duplicates_per_flow, other.duplicates_per_flow);
   add_elementwise(reordered_per_flow, other.reordered_per_flow);
@@ -87,6 +88,7 @@ void MeasuringSink::deliver_stamp(const Stamp& stamp, uint32_t len, uint64_t tim
   const uint64_t origin = stamp.latency_origin_ns();
   if (time_ns < origin) {
     clock_skew_++;
+    clock_skew_max_ns_ = std::max(clock_skew_max_ns_, origin - time_ns);
     return;
   }
   uint64_t latency = time_ns - origin;
@@ -115,6 +117,7 @@ MeasureReport MeasuringSink::report() const {
   MeasureReport r;
   r.foreign = foreign_;
   r.clock_skew = clock_skew_;
+  r.clock_skew_max_ns = clock_skew_max_ns_;
   r.received_bytes = received_bytes_;
   r.latency = latency_;
   r.per_second = per_second_;

@@ -27,6 +27,7 @@ struct MeasureReport {
   uint64_t reorder_extent_max = 0;
   uint64_t reorder_extent_sum = 0;  // mean extent = sum / reordered
   uint64_t clock_skew = 0;  // delivered before their latency origin: left out of `latency`
+  uint64_t clock_skew_max_ns = 0;  // the earliest of them, by how much (a one-way clock's error)
   // Indexed by flow id, up to the highest flow seen.
   std::vector<uint64_t> received_per_flow;
   std::vector<uint64_t> duplicates_per_flow;
@@ -87,6 +88,7 @@ class MeasuringSink : public Sink {
   std::optional<MeasuredWindow> window_;
   uint64_t foreign_ = 0;
   uint64_t clock_skew_ = 0;
+  uint64_t clock_skew_max_ns_ = 0;
   uint64_t received_bytes_ = 0;
   LatencyHistogram latency_;
   std::vector<MeasureReport::Second> per_second_;  // window_->seconds() entries

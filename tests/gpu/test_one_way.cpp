@@ -28,6 +28,7 @@ uint64_t nic_drops(const path::Snapshot& s) {
 struct Outcome {
   wire::MeasureReport measured;  // the GPU sink's (rx) or the out port's
   path::Snapshot snapshot;
+  uint64_t worst_uncertainty_ns = 0;  // the GPU clock's offset, over the run
 };
 
 Outcome run(driver::OneWay way, uint64_t frames = kFrames, double rate_gbps = 1.0) {
@@ -48,13 +49,15 @@ Outcome run(driver::OneWay way, uint64_t frames = kFrames, double rate_gbps = 1.
     EXPECT_TRUE(clock);
     if (clock) {
       EXPECT_LT(clock->worst_uncertainty_ns, 50'000u);
+      o.worst_uncertainty_ns = clock->worst_uncertainty_ns;
     }
   }
   const wire::MeasureReport& m = o.measured;
-  std::printf("one-way %s: %llu measured, %llu dropped, latency min %llu p50 %llu p99 %llu ns, clock skew %llu\n",
+  std::printf("one-way %s: %llu measured, %llu dropped, latency min %llu p50 %llu p99 %llu ns, clock skew %llu (up to %llu ns, uncertainty %llu ns)\n",
               driver::one_way_name(way), (unsigned long long)m.received, (unsigned long long)nic_drops(o.snapshot),
               (unsigned long long)m.latency.min(), (unsigned long long)m.latency.percentile(50),
-              (unsigned long long)m.latency.percentile(99), (unsigned long long)m.clock_skew);
+              (unsigned long long)m.latency.percentile(99), (unsigned long long)m.clock_skew,
+              (unsigned long long)m.clock_skew_max_ns, (unsigned long long)o.worst_uncertainty_ns);
   return o;
 }
 
@@ -74,12 +77,19 @@ TEST(OneWay, RxTheGpuIsTheSinkAndNotesEveryFrameItTakesIn) {
   EXPECT_GT(rx.measured.latency.min(), 0u);
 }
 
+// The tx side's shortest true delay (a tail across PCIe, the agent's round, the wire) is about as
+// long as the clock offset's uncertainty (half a calibration ping's round trip, 2-5 us on the H100
+// under load), so a few frames may seem to arrive before they left: by no more than that
+// uncertainty plus the drift between two calibrations (about 20 ppm of 10 ms on the H100).
 TEST(OneWay, TxFramesCarryTheirDepartureAndEveryOneArrives) {
   GNF_REQUIRE_GPU();
   const Outcome tx = run(driver::OneWay::Tx);
   EXPECT_EQ(tx.measured.received + nic_drops(tx.snapshot), kFrames);
   EXPECT_EQ(tx.measured.reordered, 0u);
-  EXPECT_EQ(tx.measured.clock_skew, 0u) << "frames arrived before the GPU handed them over: the clock is off";
+  EXPECT_LT(tx.measured.clock_skew, kFrames / 100) << "many frames arrived before the GPU handed them over";
+  constexpr uint64_t kDriftAllowanceNs = 1'000;
+  EXPECT_LE(tx.measured.clock_skew_max_ns, tx.worst_uncertainty_ns + kDriftAllowanceNs)
+      << "a frame arrived before the GPU handed it over by more than the clock's uncertainty: the offset is off";
   EXPECT_GT(tx.measured.latency.min(), 0u);
 }
 

@@ -213,6 +213,7 @@ TEST(MeasuringSink, AStampDeliveredOnItsOwnCountsAsItsFrameWould) {
   EXPECT_EQ(r.reordered, 1u);
   EXPECT_EQ(r.duplicates, 1u);
   EXPECT_EQ(r.clock_skew, 1u);
+  EXPECT_EQ(r.clock_skew_max_ns, 1u);
   EXPECT_EQ(r.received_bytes, 4u * l2_bytes(300));
   EXPECT_EQ(r.latency.min(), 700u);
   EXPECT_EQ(r.latency.max(), 900u);
