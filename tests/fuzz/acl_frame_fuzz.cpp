@@ -46,7 +46,8 @@ struct Acl {
 
   std::vector<uint64_t> hits() const {
     std::vector<uint64_t> out;
-    for (const nf::NfEntryStats& e : chain->tables(0)->table_stats()->entries) out.push_back(e.counters.at(0).second);
+    const nf::NfTableStats stats = *chain->tables(0)->table_stats();
+    for (const nf::NfEntryStats& e : stats.entries) out.push_back(e.counters.at(0).second);
     return out;
   }
 };

@@ -71,7 +71,8 @@ struct Frames {
 
 std::vector<uint64_t> hits(const nf::NfChain& chain) {
   std::vector<uint64_t> out;
-  for (const nf::NfEntryStats& e : chain.tables(0)->table_stats()->entries) out.push_back(e.counters.at(0).second);
+  const nf::NfTableStats stats = *chain.tables(0)->table_stats();
+  for (const nf::NfEntryStats& e : stats.entries) out.push_back(e.counters.at(0).second);
   return out;
 }
 

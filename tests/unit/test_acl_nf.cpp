@@ -100,7 +100,8 @@ Outcome run(const NfChain& chain, std::vector<std::vector<uint8_t>> frames) {
 
 std::vector<uint64_t> hits(const NfChain& chain) {
   std::vector<uint64_t> out;
-  for (const NfEntryStats& e : chain.tables(0)->table_stats()->entries) out.push_back(e.counters.at(0).second);
+  const NfTableStats stats = *chain.tables(0)->table_stats();  // the entries live as long as it does
+  for (const NfEntryStats& e : stats.entries) out.push_back(e.counters.at(0).second);
   return out;
 }
 
