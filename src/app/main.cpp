@@ -49,10 +49,16 @@ int run(const gnf::app::RunFlags& flags) {
   uint64_t drain_deadline = 0;
   bool drained = false;
   int drained_checks = 0;
+  int reloads_handled = 0;
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     uint64_t now = now_ns();
     if (app::interrupts() >= 2) break;  // a second Ctrl-C: stop at once
+    if (const int requests = app::reload_requests(); requests != reloads_handled) {
+      reloads_handled = requests;  // SIGHUPs that came together: one reload
+      for (const nf::NfChain::Reload& reload : pipeline.reload_tables())
+        std::fprintf(stderr, "gnf: %s%s\n", reload.done ? "" : "error: ", reload.what.c_str());
+    }
     if (!sources_stopped && (app::interrupts() || (stop_at && now >= stop_at))) {
       pipeline.stop_sources();
       sources_stopped = true;
@@ -137,6 +143,7 @@ int main(int argc, char** argv) {
   // Before anything that must be undone (a link's XDP program, the GPU's kernels) exists: a Ctrl-C
   // from then on ends a run or a trial in order, with its summary.
   if (run_cmd->parsed() || bench_cmd->parsed()) gnf::app::catch_interrupts();
+  if (run_cmd->parsed()) gnf::app::catch_reload_requests();
   try {
     if (run_cmd->parsed()) return run(f);
     if (route_cmd->parsed()) return gnf::app::run_route(route_config, route_addresses);

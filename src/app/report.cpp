@@ -101,6 +101,17 @@ nlohmann::json link_json(const wire::Link& link, const wire::LinkCounters& c) {
           {"tx_send_errors", c.tx_send_errors}};
 }
 
+// An NF's tables with each entry's counters: {"file", "reloads", "entries": [{"line", "action", hits...}]}.
+nlohmann::json table_json(const nf::NfTableStats& table) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const nf::NfEntryStats& entry : table.entries) {
+    nlohmann::json e = {{"line", entry.line}, {"action", entry.action}};
+    for (const auto& [name, value] : entry.counters) e[name] = value;
+    entries.push_back(e);
+  }
+  return {{"file", table.file}, {"reloads", table.reloads}, {"entries", entries}};
+}
+
 }  // namespace
 
 std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, double since_start_s) {
@@ -175,7 +186,9 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
   for (const path::NfStats& nf : end.nfs) {
     json counters;
     for (const auto& [name, value] : nf.counters) counters[name] = value;
-    nfs.push_back({{"type", nf.name}, {"counters", counters}});
+    json element = {{"type", nf.name}, {"counters", counters}};
+    if (nf.table) element[nf.table->name] = table_json(*nf.table);
+    nfs.push_back(element);
   }
   j["nf"] = nfs;
   if (!end.netlink.empty()) {

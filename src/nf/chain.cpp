@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "util/error.h"
 
@@ -10,27 +11,28 @@ namespace gnf::nf {
 namespace {
 
 // The two shapes of an NF's configure function (nf/kinds.h): one that returns its view, and one
-// that fills the view over the tables of the Router it returns.
+// that fills the view over the tables of the owner it returns (nf/tables.h).
 template <class View>
 void configure_view(View (*configure)(const Params&, const NfContext&), const Params& params,
-                    const NfContext& context, View& view, std::unique_ptr<Router>&) {
+                    const NfContext& context, View& view, std::unique_ptr<NfTables>&) {
   view = configure(params, context);
 }
 
-template <class View>
-void configure_view(std::unique_ptr<Router> (*configure)(const Params&, const NfContext&, View&), const Params& params,
-                    const NfContext& context, View& view, std::unique_ptr<Router>& router) {
-  router = configure(params, context, view);
+template <class View, class Tables>
+void configure_view(std::unique_ptr<Tables> (*configure)(const Params&, const NfContext&, View&), const Params& params,
+                    const NfContext& context, View& view, std::unique_ptr<NfTables>& tables) {
+  static_assert(std::is_base_of_v<NfTablesFor<View>, Tables>, "an NF's tables are an NfTablesFor its view");
+  tables = configure(params, context, view);
 }
 
 #define GNF_NF_CONFIGURE(Kind, name, View, configure)                        \
   if (spec.type == #name) {                                                  \
     element.kind = NfKind::Kind;                                             \
-    configure_view(configure, spec.params, context, element.name, router);   \
+    configure_view(configure, spec.params, context, element.name, tables);   \
     return;                                                                  \
   }
 void configure_element(const NfSpec& spec, const NfContext& context, NfElement& element,
-                       std::unique_ptr<Router>& router) {
+                       std::unique_ptr<NfTables>& tables) {
   GNF_NF_KINDS(GNF_NF_CONFIGURE)
   spec.params.fail("type",
                    fmt::format("unknown NF '{}' (known: {})", spec.type, fmt::join(NfChain::known_types(), ", ")));
@@ -55,31 +57,48 @@ NfChain::NfChain(const std::vector<NfSpec>& specs, const NfContext& context) {
     throw UserError(fmt::format("the NF chain has {} elements; at most {} are supported", specs.size(), kMaxChainLength));
   for (const NfSpec& spec : specs) {
     NfElement& element = view_.elements[view_.count++];
-    configure_element(spec, context, element, routers_.emplace_back());
+    configure_element(spec, context, element, tables_.emplace_back());
     names_.push_back(spec.type);
   }
-  for (auto& router : routers_) {
-    if (!router) continue;
+  for (auto& tables : tables_) {
+    if (!tables) continue;
     if (!readers_) readers_ = std::make_unique<sync::ReaderRegistry>(true);
-    router->set_readers(readers_.get());
+    tables->set_readers(readers_.get());
     view_.readers = readers_->slots();
   }
 }
 
+#define GNF_NF_DEVICE_VIEW(Kind, name, View, configure) \
+  case NfKind::Kind: static_cast<NfTablesFor<View>&>(*tables_[e]).device_view(view.elements[e].name); break;
 const NfChainView& NfChain::device_view() {
   if (!device_view_) {
     NfChainView view = view_;
     for (uint32_t e = 0; e < view.count; ++e)
-      if (routers_[e]) view.elements[e].l3fwd.tables = routers_[e]->device_tables();
+      if (tables_[e]) switch (view.elements[e].kind) { GNF_NF_KINDS(GNF_NF_DEVICE_VIEW) }
     device_view_ = view;
   }
   return *device_view_;
 }
+#undef GNF_NF_DEVICE_VIEW
 
 std::optional<uint32_t> NfChain::router_element() const {
   for (uint32_t e = 0; e < view_.count; ++e)
-    if (routers_[e]) return e;
+    if (router(e)) return e;
   return std::nullopt;
+}
+
+std::vector<NfChain::Reload> NfChain::reload() {
+  std::vector<Reload> out;
+  for (uint32_t e = 0; e < view_.count; ++e) {
+    if (!tables_[e]) continue;
+    const std::string element = fmt::format("nf[{}] {}", e, names_[e]);
+    try {
+      if (std::optional<std::string> what = tables_[e]->reload()) out.push_back({e, true, element + ": " + *what});
+    } catch (const UserError& error) {
+      out.push_back({e, false, fmt::format("{}: not reloaded: {}", element, error.what())});
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> NfChain::counter_names(uint32_t element) const {

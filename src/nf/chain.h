@@ -18,6 +18,7 @@
 #include "nf/l3fwd/router.h"
 #include "nf/packet.h"
 #include "nf/params.h"
+#include "nf/tables.h"
 
 namespace gnf::nf {
 
@@ -46,7 +47,7 @@ GNF_NF_KINDS(GNF_NF_VIEW_CHECKS)
 struct NfChainView {
   NfElement elements[kMaxChainLength];
   uint32_t count;
-  // With tables that change while traffic flows (l3fwd): the readers' slots, one per plane (by
+  // With tables that change while traffic flows (nf/tables.h): the readers' slots, one per plane (by
   // queue), for the grace periods of sync/readers.h. Null otherwise.
   sync::ReaderSlot* readers;
 };
@@ -105,13 +106,25 @@ class NfChain {
   const NfChainView& view() const { return view_; }
   // The same chain over GPU copies of the elements' tables (made on first call), for kernels.
   const NfChainView& device_view();
+  // The owner of element `element`'s tables, or null for an NF without (nf/tables.h).
+  NfTables* tables(uint32_t element) const { return tables_[element].get(); }
   // The router of element `element`, if it is an l3fwd (the control plane changes its tables).
-  Router* router(uint32_t element) const { return routers_[element].get(); }
+  Router* router(uint32_t element) const { return dynamic_cast<Router*>(tables_[element].get()); }
   // The first element that has a router (the one the slow path and [netlink] serve), if any.
   std::optional<uint32_t> router_element() const;
   uint32_t size() const { return view_.count; }
   const std::string& name(uint32_t element) const { return names_[element]; }
   std::vector<std::string> counter_names(uint32_t element) const;
+
+  // Every element's NfTables::reload(), while traffic flows: what each that has files to reload
+  // did, or why it could not (its tables in use then stay). Throws std::runtime_error on a CUDA
+  // failure.
+  struct Reload {
+    uint32_t element;
+    bool done;
+    std::string what;  // "nf[0] acl: 12 rules from acl.rules", or the error
+  };
+  std::vector<Reload> reload();
 
   static std::vector<std::string> known_types();
 
@@ -119,8 +132,8 @@ class NfChain {
   NfChainView view_{};
   std::optional<NfChainView> device_view_;
   std::vector<std::string> names_;
-  std::vector<std::unique_ptr<Router>> routers_;  // per element; null for elements without tables
-  std::unique_ptr<sync::ReaderRegistry> readers_;  // with any router
+  std::vector<std::unique_ptr<NfTables>> tables_;  // per element; null for elements without tables
+  std::unique_ptr<sync::ReaderRegistry> readers_;  // with any tables
 };
 
 }  // namespace gnf::nf

@@ -50,6 +50,9 @@ class Pipeline {
   // stopped and every sink has been finished, if a sink could not write its file.
   void stop();
 
+  // Reads the NFs' files again and replaces their tables while traffic flows (NfChain::reload).
+  std::vector<nf::NfChain::Reload> reload_tables() { return chain_->reload(); }
+
   Snapshot snapshot() const;
   // Only after stop(): where every slot is, per plane.
   std::vector<driver::SlotAudit> audit() const;

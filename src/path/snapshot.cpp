@@ -54,9 +54,10 @@ void add_driver_stats(Snapshot& s, const driver::DriverTotals& totals, const nf:
   add_counters(s.driver, totals);
   s.gpu_driver = totals.gpu_loop;
   for (uint32_t e = 0; e < chain.size(); ++e) {
-    NfStats nf{chain.name(e), {}};
+    NfStats nf{chain.name(e), {}, {}};
     std::vector<std::string> names = chain.counter_names(e);
     for (size_t k = 0; k < names.size(); ++k) nf.counters.emplace_back(names[k], totals.nf[e][k]);
+    if (const nf::NfTables* tables = chain.tables(e)) nf.table = tables->table_stats();
     s.nfs.push_back(nf);
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "driver/driver.h"
+#include "nf/tables.h"
 #include "nic/gpu_agent.h"
 #include "nic/port.h"
 #include "wire/link.h"
@@ -37,6 +38,7 @@ struct DriverStats : driver::DriverCounterValues {
 struct NfStats {
   std::string name;
   std::vector<std::pair<std::string, uint64_t>> counters;
+  std::optional<nf::NfTableStats> table;  // per-entry counters of its tables (an acl's rules)
 };
 
 using NamedCounters = std::vector<std::pair<std::string, uint64_t>>;

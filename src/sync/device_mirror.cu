@@ -16,6 +16,8 @@
 #include "sync/device_mirror.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -54,6 +56,7 @@ __global__ void replay_kernel(const TableStore* stores, const uint32_t* phase_en
 
 struct DeviceMirror::Impl {
   cudaStream_t stream = nullptr;
+  cudaMemPool_t pool = nullptr;  // copy_in's, made on first use
   std::vector<uint32_t*> regions;
   std::vector<size_t> words;
   TableStore* stores = nullptr;   // pinned, kChunkStores
@@ -79,6 +82,7 @@ DeviceMirror::DeviceMirror() : impl_(std::make_unique<Impl>()) {
 DeviceMirror::~DeviceMirror() {
   // Teardown runs after the data-path kernels have stopped; errors are reported, not thrown.
   for (uint32_t* r : impl_->regions) cudaFree(r);
+  if (impl_->pool) cudaMemPoolDestroy(impl_->pool);
   cudaFreeHost(impl_->stores);
   cudaFreeHost(impl_->phase_ends);
   if (impl_->stream) cudaStreamDestroy(impl_->stream);
@@ -101,6 +105,39 @@ size_t DeviceMirror::device_bytes() const {
   size_t bytes = 0;
   for (size_t w : impl_->words) bytes += w * sizeof(uint32_t);
   return bytes;
+}
+
+void* DeviceMirror::copy_in(const void* host, size_t bytes) {
+  if (!impl_->pool) {
+    int device = 0;
+    GNF_CUDA_CHECK(cudaGetDevice(&device));
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    GNF_CUDA_CHECK(cudaMemPoolCreate(&impl_->pool, &props));
+    // Freed memory stays in the pool: handing it back to the driver at a synchronisation is not
+    // promised to wait for no kernel.
+    uint64_t keep = std::numeric_limits<uint64_t>::max();
+    GNF_CUDA_CHECK(cudaMemPoolSetAttribute(impl_->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  }
+  void* device = nullptr;
+  GNF_CUDA_CHECK(cudaMallocFromPoolAsync(&device, std::max<size_t>(bytes, 8), impl_->pool, impl_->stream));
+  GNF_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, impl_->stream));
+  GNF_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
+  return device;
+}
+
+void DeviceMirror::release(void* device) noexcept {
+  if (!device) return;
+  cudaError_t err = cudaFreeAsync(device, impl_->stream);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(impl_->stream);
+  if (err != cudaSuccess) std::fprintf(stderr, "gnf: DeviceMirror::release: %s\n", cudaGetErrorString(err));
+}
+
+void DeviceMirror::copy_out(void* host, const void* device, size_t bytes) {
+  GNF_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, impl_->stream));
+  GNF_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
 }
 
 void DeviceMirror::apply(const TableLog& log) {

@@ -35,6 +35,17 @@ class DeviceMirror {
   // Bytes of GPU memory the regions take.
   size_t device_bytes() const;
 
+  // Buffers that come and go while kernels run (a rule set replaced whole: sync/swapped.h).
+  // copy_in: a GPU copy of `bytes` bytes of host memory, finished when it returns. The memory comes
+  // from a stream-ordered pool of the mirror's stream (cudaMallocFromPoolAsync), which, unlike
+  // cudaMalloc and cudaFree, waits for no kernel. Running kernels learn of the copy only through a
+  // later apply(): CUDA orders a copy before later work of its stream, the replay kernel among it.
+  void* copy_in(const void* host, size_t bytes);
+  // Frees a copy_in buffer once no reader can reach it. Never throws: errors go to stderr.
+  void release(void* device) noexcept;
+  // Reads GPU memory back while kernels run (counters they add to): each aligned 8-byte word whole.
+  void copy_out(void* host, const void* device, size_t bytes);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

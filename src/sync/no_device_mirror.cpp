@@ -13,6 +13,9 @@ uint32_t DeviceMirror::add_region(const uint32_t*, size_t) { return 0; }
 const uint32_t* DeviceMirror::device(uint32_t) const { return nullptr; }
 void DeviceMirror::apply(const TableLog&) {}
 size_t DeviceMirror::device_bytes() const { return 0; }
+void* DeviceMirror::copy_in(const void*, size_t) { return nullptr; }
+void DeviceMirror::release(void*) noexcept {}
+void DeviceMirror::copy_out(void*, const void*, size_t) {}
 
 }  // namespace gnf::sync
 #endif

@@ -157,6 +157,17 @@ GNF_INLINE uint32_t poll_acquire(const uint32_t* word, Ready ready) {
 #endif
 }
 
+// A counter that readers on several rings add to at once (an ACL rule's hits): one atomic add that
+// orders nothing, since nothing is read because of a count. On the GPU atomicAdd, at device scope:
+// only GPU threads add to a counter in GPU memory, and the host reads it by copying it out.
+GNF_INLINE void add_relaxed(unsigned long long* counter, unsigned long long n) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(counter, n);
+#else
+  __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+#endif
+}
+
 // A sequentially consistent fence at system scope (fence.sc.sys on the GPU): the store-then-load
 // handshake of the readers' grace periods (sync/readers.h) needs it on both sides.
 GNF_INLINE void fence_seq_cst_sys() {

@@ -11,6 +11,7 @@ ReaderRegistry::ReaderRegistry(bool gpu_visible)
              kSlots * sizeof(ReaderSlot)) {}
 
 uint64_t ReaderRegistry::begin_grace() {
+  std::lock_guard lock(mutex_);
   fence_seq_cst_sys();
   std::vector<uint64_t> ticket(kSlots);
   for (uint32_t i = 0; i < kSlots; ++i) ticket[i] = load_acquire_sys(&slot(i)->entered);
@@ -19,6 +20,7 @@ uint64_t ReaderRegistry::begin_grace() {
 }
 
 bool ReaderRegistry::grace_over(uint64_t grace) {
+  std::lock_guard lock(mutex_);
   // Tickets only grow, so graces end in order: check the oldest open ones up to `grace`.
   while (over_through_ <= grace && !tickets_.empty()) {
     const std::vector<uint64_t>& ticket = tickets_.front();

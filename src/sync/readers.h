@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <vector>
 
 #include "mem/block.h"
@@ -70,7 +71,8 @@ class ReaderRegistry {
   ReaderSlot* slots() const { return reinterpret_cast<ReaderSlot*>(block_.data()); }
   ReaderSlot* slot(uint32_t index) const { return slots() + index; }
 
-  // Call after the unlinking stores are visible to every reader (on the GPU: replayed).
+  // Call after the unlinking stores are visible to every reader (on the GPU: replayed). Any thread:
+  // the writers of several NFs' tables share the registry.
   uint64_t begin_grace();
   bool grace_over(uint64_t grace);
   // Waits until grace_over(grace) or `timeout` passes; true if it is over.
@@ -78,6 +80,7 @@ class ReaderRegistry {
 
  private:
   mem::Block block_;
+  std::mutex mutex_;  // over the tickets
   uint64_t next_grace_ = 0, over_through_ = 0;  // graces [0, over_through_) are over
   std::deque<std::vector<uint64_t>> tickets_;     // graces [over_through_, next_grace_)
 };

@@ -256,6 +256,16 @@ def file_seeds():
                         b"@2001:db8:0:1::/64 2001:db8::1/128 0:0 65535:65535 58/0xff\n@::/0 ::/0 0 : 65535 0 : 65535 0/0\n",
             "bad_line.txt": b"@10.0.0.0/8 10.1.0.0/16 0 : 65535 81 : 80 6/0xff\n",
         },
+        "acl_frame_fuzz": {
+            "udp4": udp4,
+            "udp6": udp6,
+            "tcp4_vlan": pad(eth(0x0800, vlan=(0x8100, 5)) + ipv4(6, tcp(1234, 80, b""), src=(10, 1, 2, 3))),
+            "fragment4": pad(eth(0x0800) + ipv4(17, b"x" * 8, frag=100)),
+            # Hop-by-Hop, then a first fragment, then TCP to 443.
+            "ipv6_extensions": pad(eth(0x86DD) + ipv6(0, bytes([44, 0, 1, 4, 0, 0, 0, 0]) + bytes([6, 0, 0, 1, 0, 0, 0, 9])
+                                                      + tcp(5, 443, b""))),
+            "arp": pad(eth(0x0806) + b"\0" * 28),
+        },
         "pcap_reader_fuzz": {
             "router.pcap": repo_file("tests/data/router.pcap"),
             "sample_head.pcap": sample_head(20),

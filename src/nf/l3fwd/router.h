@@ -21,6 +21,7 @@
 #include "sync/table_log.h"
 #include "nf/l3fwd/ip_address.h"
 #include "nf/l3fwd/l3fwd.h"
+#include "nf/tables.h"
 
 namespace gnf::nf {
 
@@ -40,10 +41,11 @@ struct RouteTarget {
   std::array<uint8_t, 6> mac{};   // Port
 };
 
-class Router {
+// The owner of l3fwd's tables (nf/tables.h).
+class Router final : public NfTablesFor<L3FwdView> {
  public:
   Router(const RouterOptions& options, uint16_t ports);
-  ~Router();
+  ~Router() override;
 
   // The router's address on a port: `address` becomes a local (to-host) host route and `network`
   // a connected route out of `port`, as Linux does for `ip addr add`.
@@ -85,11 +87,12 @@ class Router {
   std::optional<Lookup> lookup(const IpAddress& destination) const;
 
   // Readers whose grace periods freed table groups and records wait for (sync/readers.h).
-  void set_readers(sync::ReaderRegistry* readers);
+  void set_readers(sync::ReaderRegistry* readers) override;
 
   L3FwdTables host_tables() const;
   // GPU copies (made on first call; throws UserError without CUDA).
   L3FwdTables device_tables();
+  void device_view(L3FwdView& view) override { view.tables = device_tables(); }
 
   struct Usage {
     uint32_t ipv4_routes, ipv6_routes, lpm4_groups, lpm6_groups, next_hops, neighbours;
