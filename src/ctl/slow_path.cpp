@@ -38,6 +38,23 @@ std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
 
 bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
 
+// RFC 791 3.1: an option whose copied flag is clear travels in the first fragment only. Later ones
+// carry no-operations in its place (as Linux's ip_options_fragment does), so every header keeps its
+// length. l3fwd sends malformed options up as options, not as too big; the walk stops at one anyway.
+void nop_uncopied_options(uint8_t* options, uint32_t len) {
+  constexpr uint8_t kEnd = 0, kNop = 1, kCopied = 0x80;
+  for (uint32_t i = 0; i < len && options[i] != kEnd;) {
+    if (options[i] == kNop) {
+      ++i;
+      continue;
+    }
+    const uint32_t size = i + 1 < len ? options[i + 1] : 0;
+    if (size < 2 || i + size > len) return;
+    if (!(options[i] & kCopied)) std::memset(options + i, kNop, size);
+    i += size;
+  }
+}
+
 }  // namespace
 
 SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
@@ -240,7 +257,7 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
   const bool v4 = load_be16(&frame[12]) == 0x0800;
   if (reason == nf::HostReason::Unspecified) {  // an NF that did not say: ask l3fwd now
     const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
-    if (!now) return;
+    if (!now) return void(++counters_[kHeldForwarded]);
     reason = *now;
   }
   switch (reason) {
@@ -252,6 +269,7 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
       break;
     case nf::HostReason::NoNeighbour:
       if (forward_or_reason(port, frame)) hold(port, std::move(frame), now_ns);
+      else ++counters_[kHeldForwarded];  // resolved since the NF looked
       break;
     case nf::HostReason::TooBig:
       too_big(port, frame, now_ns);
@@ -267,7 +285,6 @@ std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, cons
   const nf::L3FwdView::Counter c = classify(in_port, copy, out_port);
   if (c != nf::L3FwdView::kForwardedIpv4 && c != nf::L3FwdView::kForwardedIpv6) return nf::L3FwdView::reason_of(c);
   send(out_port, copy);
-  ++counters_[kHeldForwarded];
   return std::nullopt;
 }
 
@@ -341,7 +358,7 @@ void SlowPath::learn(uint16_t port, const nf::IpAddress& address, const Mac& mac
   }
   if (it == pending_.end()) return;
   for (const auto& [in_port, frame] : it->second.held)
-    if (forward_or_reason(in_port, frame)) ++counters_[kHeldDropped];
+    ++counters_[forward_or_reason(in_port, frame) ? kHeldDropped : kHeldForwarded];
   pending_.erase(it);
 }
 
@@ -437,8 +454,8 @@ void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_
     send_error(port, frame, v4 ? 3 : 2, v4 ? 4 : 0, now_ns, mtu);
     return;
   }
-  // RFC 791: the payload in pieces of a multiple of 8 bytes, each behind a copy of the header (no
-  // options: a packet with options is the options' case), the last keeping the packet's MF.
+  // RFC 791: the payload in pieces of a multiple of 8 bytes, each behind a copy of the header (its
+  // options, after the first, only those copied into every fragment), the last keeping the packet's MF.
   const uint32_t ihl = (ip[0] & 0xfu) * 4, total = load_be16(ip + 2);
   const uint32_t piece = (mtu - ihl) / 8 * 8;
   for (uint32_t at = 0; at < total - ihl; at += piece) {
@@ -454,6 +471,7 @@ void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_
     wire::store_be16(f + 10, wire::checksum_finish(wire::checksum_add(0, f, ihl)));
     if (fragment.size() < 60) fragment.resize(60, 0);  // Ethernet's minimum, as the NIC would pad
     if (forward_or_reason(port, fragment)) hold(port, std::move(fragment), now_ns);
+    if (at == 0) nop_uncopied_options(ip + 20, ihl - 20);
   }
   ++counters_[kFragmented];
 }

@@ -60,7 +60,7 @@ class SlowPath {
     kFragmented,   // IPv4 packets without DF cut to the output port's MTU
     kRateLimited,
     kHeld,
-    kHeldForwarded,
+    kHeldForwarded,  // sent up for want of a neighbour and forwarded here: held till resolved, or resolved since
     kHeldDropped,
     kUnhandled,
     kMalformed,
