@@ -396,12 +396,14 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
   const uint8_t* ip = frame.data() + 14;
   // The datagram without the Ethernet padding behind it (errors quote the datagram, not the frame).
   const size_t datagram = std::min<size_t>(frame.size() - 14, v4 ? load_be16(ip + 2) : 40u + load_be16(ip + 4));
-  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4(e): behind extension headers too), a
-  // non-initial fragment (RFC 1812 4.3.2.7), or a multicast source.
+  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4(e): behind extension headers too), an
+  // IPv4 fragment other than the first (RFC 1812 4.3.2.7), or a multicast source. IPv6 has no rule
+  // about fragments (RFC 4443 3.3: time exceeded is sent), but a later fragment holds no upper-layer
+  // header to tell an ICMPv6 error by.
   uint32_t header = v4 ? (ip[0] & 0xfu) * 4 : 40;
   uint8_t proto = v4 ? ip[9] : ip[6];
-  bool later_fragment = v4 && (load_be16(ip + 6) & 0x1fff) != 0;
-  for (int k = 0; !v4 && k < 8 && header + 8 <= datagram; ++k) {  // IPv6: to the upper-layer header
+  bool later_fragment = (v4 ? load_be16(ip + 6) & 0x1fff : 0) != 0;
+  for (int k = 0; !v4 && !later_fragment && k < 8 && header + 8 <= datagram; ++k) {  // IPv6: to the upper layer
     if (proto == 44) later_fragment = (load_be16(ip + header + 2) & 0xfff8) != 0;
     else if (proto != 0 && proto != 43 && proto != 60) break;  // hop-by-hop, routing, destination options
     const uint32_t len = proto == 44 ? 8 : (ip[header + 1] + 1u) * 8;
@@ -409,8 +411,9 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
     header += len;
   }
   const uint8_t inner_type = datagram > header ? ip[header] : 0;
-  if (later_fragment || (v4 && proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0) ||
-      (!v4 && proto == kIpProtoIcmpv6 && inner_type < 128) || (v4 ? ip[12] >= 224 : ip[8] == 0xff)) {
+  const bool about_icmp_error = v4 ? proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0
+                                   : proto == kIpProtoIcmpv6 && !later_fragment && inner_type < 128;
+  if ((v4 && later_fragment) || about_icmp_error || (v4 ? ip[12] >= 224 : ip[8] == 0xff)) {
     ++counters_[kUnhandled];
     return;
   }
