@@ -37,6 +37,7 @@
 #include "nf/context.h"
 #include "nf/l3fwd/lpm4.h"
 #include "nf/l3fwd/lpm6.h"
+#include "nf/l3fwd/martian_sources.h"
 #include "nf/l3fwd/neighbour.h"
 #include "nf/l3fwd/next_hop.h"
 #include "nf/packet.h"
@@ -54,6 +55,7 @@ struct L3FwdTables {
   Lpm6View lpm6;
   NextHopView next_hops;
   NeighbourView neighbours;
+  const uint32_t* martian_sources;  // martian_sources.h: the router's addresses and its networks' broadcasts
 };
 
 struct L3FwdView {
@@ -85,11 +87,6 @@ struct L3FwdView {
   L3FwdTables tables;
   uint8_t port_mac[kMaxPorts][6];
   uint16_t mtu[kMaxPorts];  // per output port (NfContext::port_mtu); 0: no limit
-  // Each port's configured IPv4 address and its network's directed broadcast address (/30 or
-  // shorter; 0: none): no packet from either is forwarded (RFC 1812 5.3.7; Linux calls a packet
-  // from one of its own addresses a martian too). Addresses netlink adds later are not here.
-  uint32_t own_address[kMaxPorts];
-  uint32_t subnet_broadcast[kMaxPorts];
   uint16_t ports;
   bool check_dst_mac;
 
@@ -141,7 +138,8 @@ struct L3FwdView {
     if (total < ihl || net::kEthHeaderBytes + total > p.len) return kDropBadLength;
     if (wire::checksum_finish(wire::checksum_add(0, ip, ihl)) != 0) return kDropBadChecksum;
     const uint32_t src = wire::load_be32(ip + 12), dst = wire::load_be32(ip + 16);
-    if (martian_ipv4_source(src) || martian_ipv4_destination(dst) || own_or_subnet_broadcast_source(src)) return kDropMartian;
+    if (martian_ipv4_source(src) || martian_ipv4_destination(dst) || martian_source_listed(tables.martian_sources, src))
+      return kDropMartian;
     if (dst == 0xffffffffu || (dst >> 28) == 0xe) return kToHostLocal;  // broadcast, multicast
     uint32_t index;
     if (!lpm4_lookup(tables.lpm4, dst, index)) return kToHostNoRoute;
@@ -225,13 +223,6 @@ struct L3FwdView {
       i += 2 + o[i + 1];
     }
     return true;
-  }
-
-  GNF_HD bool own_or_subnet_broadcast_source(uint32_t src) const {
-    for (uint16_t p = 0; p < ports && p < kMaxPorts; ++p)
-      if ((subnet_broadcast[p] != 0 && src == subnet_broadcast[p]) || (own_address[p] != 0 && src == own_address[p]))
-        return true;
-    return false;
   }
 
   GNF_HD bool too_big(uint16_t port, uint32_t ip_bytes) const { return port < kMaxPorts && mtu[port] && ip_bytes > mtu[port]; }
