@@ -59,7 +59,9 @@ void nop_uncopied_options(uint8_t* options, uint32_t len) {
 
 SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
                    Transmit transmit)
-    : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {}
+    : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {
+  view_.forward_router_alert = true;  // what the NF sent up for one is forwarded here (options())
+}
 
 // The counter the NF moves for this frame, which it processes (forwarding rewrites it). The slow
 // path reads the tables as a plane does: as a reader, for the grace periods of sync/readers.h.
@@ -274,9 +276,36 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
     case nf::HostReason::TooBig:
       too_big(port, frame, now_ns);
       break;
+    case nf::HostReason::Options:
+      options(port, frame, now_ns);
+      break;
     default:
       ++counters_[kUnhandled];
   }
+}
+
+void SlowPath::options(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+  // l3fwd again, with router alerts forwarded: it forwards the packet or says what else it needs.
+  const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
+  if (!now) return void(++counters_[kOptionsForwarded]);
+  if (*now != nf::HostReason::Options) return handle_transit(port, frame, now_ns, *now);
+  const uint8_t* ip = frame.data() + 14;
+  if (load_be16(&frame[12]) == 0x0800) {
+    const uint32_t len = (ip[0] & 0xfu) * 4 - 20;
+    const uint32_t stop = nf::L3FwdView::ipv4_option_stop(ip + 20, len, true);
+    const uint8_t type = stop < len ? ip[20 + stop] : 0;
+    if (stop < len && type != nf::L3FwdView::kIpv4OptionLsrr && type != nf::L3FwdView::kIpv4OptionSsrr)
+      return send_error(port, frame, 12, 0, now_ns, (20 + stop) << 24);  // malformed: the pointer at it
+  } else {  // a Hop-by-Hop header, the first after the IPv6 header (l3fwd drops it anywhere else)
+    const uint32_t len = (ip[41] + 1u) * 8 - 2;
+    const uint32_t stop = nf::L3FwdView::hop_by_hop_stop(ip + 42, len, true);
+    const uint8_t* option = ip + 42 + stop;
+    const bool whole = stop + 1 < len && stop + 2 + option[1] <= len;
+    // RFC 8200 4.2: the type's two high bits say what to do with an unknown option; 10 and 11
+    // (this one not to a multicast destination, never in transit here) ask for parameter problem.
+    if (whole && option[0] >> 6 >= 2) return send_error(port, frame, 4, 2, now_ns, 42 + stop);
+  }
+  ++counters_[kUnhandled];  // a source route, a malformed Hop-by-Hop option or one whose type says discard
 }
 
 std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame) {
@@ -391,7 +420,7 @@ bool SlowPath::rate_allows(uint64_t now_ns) {
 }
 
 void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code,
-                          uint64_t now_ns, uint32_t mtu) {
+                          uint64_t now_ns, uint32_t rest) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
   const uint8_t* ip = frame.data() + 14;
   // The datagram without the Ethernet padding behind it (errors quote the datagram, not the frame).
@@ -432,14 +461,17 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
   std::vector<uint8_t> icmp(8 + quoted, 0);
   icmp[0] = type;
   icmp[1] = code;
-  if (mtu && v4) wire::store_be16(&icmp[6], uint16_t(mtu));  // next-hop MTU (RFC 1191)
-  if (mtu && !v4) wire::store_be32(&icmp[4], mtu);           // MTU (RFC 4443 3.2)
+  wire::store_be32(&icmp[4], rest);
   std::memcpy(&icmp[8], ip, quoted);
   const nf::IpAddress to = address_at(ip + (v4 ? 12 : 8), v4 ? 4 : 6);
   const Mac back = mac_at(&frame[6]);
   send(port, v4 ? icmpv4_frame(back, port_macs_[port], *source, to, std::move(icmp))
                 : icmpv6_frame(back, port_macs_[port], *source, to, std::move(icmp)));
-  ++counters_[mtu ? kTooBig : (v4 ? type == 11 : type == 3) ? kTimeExceeded : kUnreachable];
+  Counter sent = kUnreachable;
+  if (v4 ? type == 11 : type == 3) sent = kTimeExceeded;
+  else if (v4 ? type == 12 : type == 4) sent = kParameterProblem;
+  else if (v4 ? type == 3 && code == 4 : type == 2) sent = kTooBig;
+  ++counters_[sent];
 }
 
 void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
