@@ -22,7 +22,6 @@ import sys
 import tempfile
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-PORTS = ("west", "east")
 COUNTER_GROUPS = ("l3fwd", "slow_path")
 # name: (path, [driver] lines)
 VARIANTS = {
@@ -44,26 +43,22 @@ tx_full = "wait"
 slot_size = 10240
 rx_ring = 64
 tx_ring = 64
-[[port]]
-name = "west"
-mac = "02:00:00:00:01:00"
-max_frame = 9018
-ipv4 = "10.0.0.1/24"
-ipv6 = "2001:db8::1/64"
-{west_source}[port.sink]
-pcap = "{out}/{row}-west.pcap"
-[[port]]
-name = "east"
-mac = "02:00:00:00:01:01"
-max_frame = 1518
-ipv4 = "10.0.1.1/24"
-ipv6 = "2001:db8:1::1/64"
-{east_source}[port.sink]
-pcap = "{out}/{row}-east.pcap"
-[[nf]]
+{ports}[[nf]]
 type = "l3fwd"
 routes = "{data}/routes.txt"
 neighbours = "{data}/neighbours.txt"
+"""
+# name: (MAC, max_frame, IPv4, IPv6)
+PORTS = {"west": ("02:00:00:00:01:00", 9018, "10.0.0.1/24", "2001:db8::1/64"),
+         "east": ("02:00:00:00:01:01", 1518, "10.0.1.1/24", "2001:db8:1::1/64")}
+PORT = """[[port]]
+name = "{name}"
+mac = "{mac}"
+max_frame = {max_frame}
+ipv4 = "{ipv4}"
+ipv6 = "{ipv6}"
+{source}[port.sink]
+pcap = "{sink}"
 """
 # What a port receives, at the pcap's times (a port the row sends nothing to has no source).
 SOURCE = """[port.source]
@@ -119,12 +114,14 @@ def run_row(gnf, row, variant, out):
     out = os.path.join(out, variant)
     os.makedirs(out, exist_ok=True)
     config = os.path.join(out, row["name"] + ".toml")
-    sources = {}
-    for port in PORTS:
+    ports = ""
+    for port, (mac, max_frame, ipv4, ipv6) in PORTS.items():
         source = os.path.join(DATA, "%s-%s.pcap" % (row["name"], port))
-        sources[port + "_source"] = SOURCE.format(file=source) if os.path.exists(source) else ""
+        ports += PORT.format(name=port, mac=mac, max_frame=max_frame, ipv4=ipv4, ipv6=ipv6,
+                             source=SOURCE.format(file=source) if os.path.exists(source) else "",
+                             sink=os.path.join(out, "%s-%s.pcap" % (row["name"], port)))
     with open(config, "w") as f:
-        f.write(CONFIG.format(path=path, driver=driver, data=DATA, out=out, row=row["name"], **sources))
+        f.write(CONFIG.format(path=path, driver=driver, data=DATA, ports=ports))
     summary_file = os.path.join(out, row["name"] + ".json")
     try:
         proc = subprocess.run([gnf, "run", "--config", config, "--json", summary_file, "--quiet"],

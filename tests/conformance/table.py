@@ -10,7 +10,8 @@ lead to (data/routes.txt, data/neighbours.txt).
 
 `table.py [DIR]` writes the rows into DIR (default: data/ beside this file): per row NAME-PORT.pcap
 (what the port receives, at the times given) and NAME-PORT.expected.pcap (what it must send), none
-where there are no frames, and manifest.json. The files are committed, so that check.py needs neither scapy nor this file.
+where there are no frames, and manifest.json. The files are committed, so that check.py needs
+neither scapy nor this file.
 """
 import json
 import os
@@ -33,8 +34,10 @@ B_MAC, B4, B6 = "02:bb:00:00:00:02", "10.0.1.2", "2001:db8:1::2"
 FAR4, FAR6 = "198.19.0.9", "2001:db8:19::9"  # routed via B
 SPOOF_MAC = "02:ee:00:00:00:66"
 EAST_MTU = 1500
-ROUTES = "# Routes for the conformance table (check.py's CONFIG).\n198.19.0.0/16 10.0.1.2\n2001:db8:19::/48 2001:db8:1::2\n"
-NEIGHBOURS = "# Permanent neighbours for the conformance table.\n10.0.1.2 02:bb:00:00:00:02\n2001:db8:1::2 02:bb:00:00:00:02\n"
+ROUTES = ("# Routes for the conformance table (check.py's CONFIG).\n"
+          "198.19.0.0/16 10.0.1.2\n2001:db8:19::/48 2001:db8:1::2\n")
+NEIGHBOURS = ("# Permanent neighbours for the conformance table.\n"
+              "10.0.1.2 02:bb:00:00:00:02\n2001:db8:1::2 02:bb:00:00:00:02\n")
 
 
 def padded(frame, fill=b"\0"):
@@ -142,6 +145,12 @@ class Row:
 
 def west(frame):
     return [("west", frame)]
+
+
+def forwards(name, clause, what, frame):
+    """A row whose frame, sent to west, leaves east as a router forwards it."""
+    counter = "l3fwd.forwarded_ipv4" if frame[12:14] == b"\x08\x00" else "l3fwd.forwarded_ipv6"
+    return Row(name, clause, what, west(frame), {counter: 1}, {"east": [forwarded(frame)]})
 
 
 def ns(target, lladdr_option=True, hlim=255, zero_length_option=False):
@@ -255,12 +264,9 @@ def rows():
     refused = {"slow_path.neighbours_refused": 1}
     return [
         # Forwarding and the plain answers.
-        Row("forward_ipv4", "RFC 1812 5.2.1, 5.3.1", "a routed IPv4 packet leaves east, TTL one less",
-            west(udp4()), {"l3fwd.forwarded_ipv4": 1}, {"east": [forwarded(udp4())]}),
-        Row("forward_ipv6", "RFC 8200 3", "a routed IPv6 packet leaves east, hop limit one less",
-            west(udp6()), {"l3fwd.forwarded_ipv6": 1}, {"east": [forwarded(udp6())]}),
-        Row("forward_connected", "RFC 1812 5.2.1", "to a host on east's network, at its neighbour entry",
-            west(to_b4), {"l3fwd.forwarded_ipv4": 1}, {"east": [forwarded(to_b4)]}),
+        forwards("forward_ipv4", "RFC 1812 5.2.1, 5.3.1", "a routed IPv4 packet leaves east, TTL one less", udp4()),
+        forwards("forward_ipv6", "RFC 8200 3", "a routed IPv6 packet leaves east, hop limit one less", udp6()),
+        forwards("forward_connected", "RFC 1812 5.2.1", "to a host on east's network, at its neighbour entry", to_b4),
         Row("arp_reply", "RFC 826", "ARP request for the router's address: a reply from the port's MAC",
             west(arp_request), {**local, "slow_path.arp_replies": 1, **refused}, {"west": [arp_reply]}),
         Row("nd_advertisement", "RFC 4861 7.2.4", "neighbour solicitation for the router: a solicited NA, router flag",
@@ -280,9 +286,8 @@ def rows():
             west(ttl1), {"l3fwd.to_host_ttl": 1, "slow_path.time_exceeded": 1}, {"west": [icmp4_error(ttl1, 11, 0)]}),
         Row("ttl_0", "RFC 1812 5.3.1", "TTL 0: time exceeded in transit",
             west(ttl0), {"l3fwd.to_host_ttl": 1, "slow_path.time_exceeded": 1}, {"west": [icmp4_error(ttl0, 11, 0)]}),
-        Row("ttl_2", "RFC 1812 5.3.1", "TTL 2 is forwarded, with TTL 1",
-            west(ttl2), {"l3fwd.forwarded_ipv4": 1}, {"east": [forwarded(ttl2)]}),
-        Row("ttl_1_to_the_router", "RFC 1812 5.3.1", "TTL is checked only when forwarding: TTL 1 to the router is answered",
+        forwards("ttl_2", "RFC 1812 5.3.1", "TTL 2 is forwarded, with TTL 1", ttl2),
+        Row("ttl_1_to_the_router", "RFC 1812 5.3.1", "TTL 1 to the router is answered (checked only when forwarding)",
             west(echo4(ttl=1)), {**local, "slow_path.echo_replies": 1}, {"west": [echo4_reply(echo4(ttl=1))]}),
         Row("hop_limit_1", "RFC 4443 3.3", "hop limit 1: time exceeded",
             west(hlim1), {"l3fwd.to_host_ttl": 1, "slow_path.time_exceeded": 1},
@@ -304,7 +309,7 @@ def rows():
         Row("hop_limit_1_icmpv6_error_behind_extension", "RFC 4443 2.4(e)",
             "no ICMPv6 error about an ICMPv6 error, behind a destination-options header too",
             west(icmp6_error_behind_ext), {"l3fwd.to_host_ttl": 1, "slow_path.unhandled": 1}),
-        Row("padding_not_quoted", "RFC 792, RFC 1812 4.3.2.3", "the error quotes the datagram, not the Ethernet padding",
+        Row("padding_not_quoted", "RFC 792, RFC 1812 4.3.2.3", "the error quotes the datagram, not the padding",
             west(short_padded), {"l3fwd.to_host_ttl": 1, "slow_path.time_exceeded": 1},
             {"west": [icmp4_error(short_padded, 11, 0)]}),
         # Martian sources.
@@ -334,11 +339,11 @@ def rows():
         Row("arp_for_broadcast_address", "RFC 1812 3.3.2 (Linux: no local route)", "ARP for 10.0.0.255: no reply",
             west(arp(1, A_MAC, "ff:ff:ff:ff:ff:ff", A_MAC, A4, "10.0.0.255")), {**local, **refused}),
         # Options and extension headers.
-        Row("ipv4_unknown_options_forwarded", "RFC 1812 5.3.13.1", "unknown IPv4 options are forwarded unchanged",
-            west(with_unknown_option), {"l3fwd.forwarded_ipv4": 1}, {"east": [forwarded(with_unknown_option)]}),
-        Row("ipv4_nop_options_forwarded", "RFC 791, RFC 1812 5.3.13.1", "no-operation and end-of-list options: forwarded",
-            west(with_nops), {"l3fwd.forwarded_ipv4": 1}, {"east": [forwarded(with_nops)]}),
-        Row("ipv4_router_alert", "RFC 2113 2.0, RFC 6398 3", "router alert in transit: a router with no use for it forwards it",
+        forwards("ipv4_unknown_options_forwarded", "RFC 1812 5.3.13.1", "unknown IPv4 options are forwarded unchanged",
+                 with_unknown_option),
+        forwards("ipv4_nop_options_forwarded", "RFC 791, RFC 1812 5.3.13.1", "no-operation and end-of-list: forwarded",
+                 with_nops),
+        Row("ipv4_router_alert", "RFC 2113 2.0, RFC 6398 3", "router alert in transit: forwarded (no use for it here)",
             west(router_alert4), {"l3fwd.to_host_options": 1, "slow_path.options_forwarded": 1},
             {"east": [forwarded(router_alert4)]}),
         Row("ipv4_source_route", "RFC 7126 4.3-4.4 (Linux: accept_source_route 0)", "loose source route: dropped",
@@ -346,21 +351,20 @@ def rows():
         Row("ipv4_bad_option", "RFC 1812 4.3.3.5, RFC 792", "a malformed option: parameter problem pointing at it",
             west(bad_option), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
             {"west": [icmp4_error(bad_option, 12, 0, 20 << 24)]}),
-        Row("hop_by_hop_padding_forwarded", "RFC 8200 4.3", "a Hop-by-Hop header of padding is forwarded",
-            west(hbh_pad), {"l3fwd.forwarded_ipv6": 1}, {"east": [forwarded(hbh_pad)]}),
-        Row("hop_by_hop_unknown_skip_forwarded", "RFC 8200 4.2", "an unknown option of action 00 is skipped: forwarded",
-            west(hbh_skip), {"l3fwd.forwarded_ipv6": 1}, {"east": [forwarded(hbh_skip)]}),
+        forwards("hop_by_hop_padding_forwarded", "RFC 8200 4.3", "a Hop-by-Hop header of padding is forwarded",
+                 hbh_pad),
+        forwards("hop_by_hop_unknown_skip_forwarded", "RFC 8200 4.2", "unknown option, action 00: skipped, forwarded",
+                 hbh_skip),
         Row("hop_by_hop_router_alert", "RFC 2711, RFC 6398 3", "router alert in transit: forwarded",
             west(hbh_alert), {"l3fwd.to_host_options": 1, "slow_path.options_forwarded": 1},
             {"east": [forwarded(hbh_alert)]}),
         Row("hop_by_hop_unknown_discard", "RFC 8200 4.2", "an unknown option of action 01: silently dropped",
             west(hbh_discard), {"l3fwd.to_host_options": 1, "slow_path.unhandled": 1}),
-        Row("hop_by_hop_unknown_discard_icmp", "RFC 8200 4.2", "an unknown option of action 10: parameter problem, code 2",
+        Row("hop_by_hop_unknown_discard_icmp", "RFC 8200 4.2", "unknown option, action 10: parameter problem 2",
             west(hbh_discard_icmp), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
             {"west": [icmp6_error(hbh_discard_icmp, ICMPv6ParamProblem(code=2, ptr=42))]}),
         # MTU.
-        Row("mtu_fits", "RFC 1812 5.2.6", "a 1500-byte packet fits east's MTU: forwarded",
-            west(fits), {"l3fwd.forwarded_ipv4": 1}, {"east": [forwarded(fits)]}),
+        forwards("mtu_fits", "RFC 1812 5.2.6", "a 1500-byte packet fits east's MTU: forwarded", fits),
         Row("df_too_big", "RFC 1191 4, RFC 1812 5.2.7.1", "DF and too big: fragmentation needed with the next-hop MTU",
             west(df_big), {"l3fwd.to_host_too_big": 1, "slow_path.too_big": 1},
             {"west": [icmp4_error(df_big, 3, 4, EAST_MTU)]}),
