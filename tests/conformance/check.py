@@ -6,7 +6,7 @@ sent the cpu path's frames byte for byte and counted what it counted.
 Only the standard library and gnf: this runs on the GPU machine, which has no scapy. table.py
 (scapy) writes data/; tests/e2e/test_conformance.py holds data/ to the table and runs this.
 
-Usage: check.py --gnf BIN [--out DIR] [--rows NAME ...] [VARIANT ...]
+Usage: check.py --gnf BIN [--out DIR] [--row NAME]... [VARIANT ...]
 VARIANT: cpu (always run first: the others are compared with it), staged, staged-copy,
 staged-persistent, bypass. Prints one line per row and variant; exits 1 if any failed.
 
@@ -185,11 +185,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gnf", required=True)
     parser.add_argument("--out", help="folder for configs, captures and summaries (default: a temporary one)")
-    parser.add_argument("--rows", nargs="*", help="only these rows")
-    parser.add_argument("variants", nargs="*", choices=sorted(VARIANTS), default=["cpu"])
+    parser.add_argument("--row", action="append", help="only this row (again for more)")
+    parser.add_argument("variants", nargs="*", help="of: %s (cpu always)" % ", ".join(VARIANTS))
     args = parser.parse_args(argv)
+    unknown = set(args.variants) - set(VARIANTS)
+    if unknown:
+        parser.error("no such variant: %s (there are: %s)" % (", ".join(sorted(unknown)), ", ".join(VARIANTS)))
     out = args.out or tempfile.mkdtemp(prefix="gnf-conformance-")
-    rows = [r for r in load_rows() if not args.rows or r["name"] in args.rows]
+    rows = [r for r in load_rows() if not args.row or r["name"] in args.row]
     variants = ["cpu"] + [v for v in args.variants if v != "cpu"]
     failed = 0
     for row in rows:
