@@ -20,7 +20,8 @@ done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libs
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
 cp -r configs bench "$out/"
 rm -rf "$out/bench/results"  # earlier runs' reports: not needed there, and they would eat the 64 MiB
-mkdir -p "$out/tests" && cp -r tests/data "$out/tests/"
+mkdir -p "$out/tests" && cp -r tests/data tests/conformance "$out/tests/"
+rm -rf "$out/tests/conformance/__pycache__"
 # libxdp loads its XDP programs from object files at run time (LIBXDP_OBJECT_PATH).
 bpf=/usr/lib/x86_64-linux-gnu/bpf
 if ls "$bpf"/xsk_def_xdp_prog*.o >/dev/null 2>&1; then mkdir -p "$out/lib/bpf" && cp "$bpf"/*.o "$out/lib/bpf/"; fi

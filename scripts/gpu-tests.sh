@@ -4,7 +4,8 @@
 # Usage: scripts/gpu-tests.sh OUT_DIR [bundle-dir] [stage ...]      (bundle default: .bundle)
 # Stages (default: all of them, in this order):
 #   tests     the GPU test label (gnf_gpu_tests), the CPU unit tests, the bundled pcap through every
-#             path and mode (byte-identical captures)
+#             path and mode (byte-identical captures), the router's RFC-conformance table on cpu,
+#             staged and bypass (each row as the table says, and as the cpu path does)
 #   sanitize  compute-sanitizer memcheck and racecheck over the GPU tests that stay short under it
 #   bench     the harness's named scenarios (bench/README.md), quick versions, into OUT_DIR/bench
 # Exits non-zero if any step failed; prints one PASS/FAIL line per step.
@@ -77,6 +78,9 @@ if has tests; then
   step unit_tests gnf_unit_tests --gtest_brief=1 '--gtest_filter=-Nvml.*:GpuSampler.*'
   step pcap_every_path same_output
   step router_every_path router_every_path
+  # tests/conformance/check.py needs python3 and gnf only (the table's frames are in data/).
+  step conformance timeout 600 python3 "$bundle/tests/conformance/check.py" --gnf "$bundle/bin/gnf" \
+    --out "$out/conformance" cpu staged bypass
 fi
 if has sanitize; then
   # compute-sanitizer runs one kernel at a time, so kernels that wait on each other (the bypass

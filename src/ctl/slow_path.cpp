@@ -38,11 +38,30 @@ std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
 
 bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
 
+// RFC 791 3.1: an option whose copied flag is clear travels in the first fragment only. Later ones
+// carry no-operations in its place (as Linux's ip_options_fragment does), so every header keeps its
+// length. l3fwd sends malformed options up as options, not as too big; the walk stops at one anyway.
+void nop_uncopied_options(uint8_t* options, uint32_t len) {
+  constexpr uint8_t kEnd = 0, kNop = 1, kCopied = 0x80;
+  for (uint32_t i = 0; i < len && options[i] != kEnd;) {
+    if (options[i] == kNop) {
+      ++i;
+      continue;
+    }
+    const uint32_t size = i + 1 < len ? options[i + 1] : 0;
+    if (size < 2 || i + size > len) return;
+    if (!(options[i] & kCopied)) std::memset(options + i, kNop, size);
+    i += size;
+  }
+}
+
 }  // namespace
 
 SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
                    Transmit transmit)
-    : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {}
+    : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {
+  view_.forward_router_alert = true;  // what the NF sent up for one is forwarded here (options())
+}
 
 // The counter the NF moves for this frame, which it processes (forwarding rewrites it). The slow
 // path reads the tables as a plane does: as a reader, for the grace periods of sync/readers.h.
@@ -240,7 +259,7 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
   const bool v4 = load_be16(&frame[12]) == 0x0800;
   if (reason == nf::HostReason::Unspecified) {  // an NF that did not say: ask l3fwd now
     const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
-    if (!now) return;
+    if (!now) return void(++counters_[kHeldForwarded]);
     reason = *now;
   }
   switch (reason) {
@@ -252,13 +271,41 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
       break;
     case nf::HostReason::NoNeighbour:
       if (forward_or_reason(port, frame)) hold(port, std::move(frame), now_ns);
+      else ++counters_[kHeldForwarded];  // resolved since the NF looked
       break;
     case nf::HostReason::TooBig:
       too_big(port, frame, now_ns);
       break;
+    case nf::HostReason::Options:
+      options(port, frame, now_ns);
+      break;
     default:
       ++counters_[kUnhandled];
   }
+}
+
+void SlowPath::options(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
+  // l3fwd again, with router alerts forwarded: it forwards the packet or says what else it needs.
+  const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
+  if (!now) return void(++counters_[kOptionsForwarded]);
+  if (*now != nf::HostReason::Options) return handle_transit(port, frame, now_ns, *now);
+  const uint8_t* ip = frame.data() + 14;
+  if (load_be16(&frame[12]) == 0x0800) {
+    const uint32_t len = (ip[0] & 0xfu) * 4 - 20;
+    const uint32_t stop = nf::L3FwdView::ipv4_option_stop(ip + 20, len, true);
+    const uint8_t type = stop < len ? ip[20 + stop] : 0;
+    if (stop < len && type != nf::L3FwdView::kIpv4OptionLsrr && type != nf::L3FwdView::kIpv4OptionSsrr)
+      return send_error(port, frame, 12, 0, now_ns, (20 + stop) << 24);  // malformed: the pointer at it
+  } else {  // a Hop-by-Hop header, the first after the IPv6 header (l3fwd drops it anywhere else)
+    const uint32_t len = (ip[41] + 1u) * 8 - 2;
+    const uint32_t stop = nf::L3FwdView::hop_by_hop_stop(ip + 42, len, true);
+    const uint8_t* option = ip + 42 + stop;
+    const bool whole = stop + 1 < len && stop + 2 + option[1] <= len;
+    // RFC 8200 4.2: the type's two high bits say what to do with an unknown option; 10 and 11
+    // (this one not to a multicast destination, never in transit here) ask for parameter problem.
+    if (whole && option[0] >> 6 >= 2) return send_error(port, frame, 4, 2, now_ns, 42 + stop);
+  }
+  ++counters_[kUnhandled];  // a source route, a malformed Hop-by-Hop option or one whose type says discard
 }
 
 std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame) {
@@ -267,7 +314,6 @@ std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, cons
   const nf::L3FwdView::Counter c = classify(in_port, copy, out_port);
   if (c != nf::L3FwdView::kForwardedIpv4 && c != nf::L3FwdView::kForwardedIpv6) return nf::L3FwdView::reason_of(c);
   send(out_port, copy);
-  ++counters_[kHeldForwarded];
   return std::nullopt;
 }
 
@@ -341,7 +387,7 @@ void SlowPath::learn(uint16_t port, const nf::IpAddress& address, const Mac& mac
   }
   if (it == pending_.end()) return;
   for (const auto& [in_port, frame] : it->second.held)
-    if (forward_or_reason(in_port, frame)) ++counters_[kHeldDropped];
+    ++counters_[forward_or_reason(in_port, frame) ? kHeldDropped : kHeldForwarded];
   pending_.erase(it);
 }
 
@@ -374,17 +420,19 @@ bool SlowPath::rate_allows(uint64_t now_ns) {
 }
 
 void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code,
-                          uint64_t now_ns, uint32_t mtu) {
+                          uint64_t now_ns, uint32_t rest) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
   const uint8_t* ip = frame.data() + 14;
   // The datagram without the Ethernet padding behind it (errors quote the datagram, not the frame).
   const size_t datagram = std::min<size_t>(frame.size() - 14, v4 ? load_be16(ip + 2) : 40u + load_be16(ip + 4));
-  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4(e): behind extension headers too), a
-  // non-initial fragment (RFC 1812 4.3.2.7), or a multicast source.
+  // Never about an ICMP error (RFC 1812 4.3.2.7, RFC 4443 2.4(e): behind extension headers too), an
+  // IPv4 fragment other than the first (RFC 1812 4.3.2.7), or a multicast source. IPv6 has no rule
+  // about fragments (RFC 4443 3.3: time exceeded is sent), but a later fragment holds no upper-layer
+  // header to tell an ICMPv6 error by.
   uint32_t header = v4 ? (ip[0] & 0xfu) * 4 : 40;
   uint8_t proto = v4 ? ip[9] : ip[6];
-  bool later_fragment = v4 && (load_be16(ip + 6) & 0x1fff) != 0;
-  for (int k = 0; !v4 && k < 8 && header + 8 <= datagram; ++k) {  // IPv6: to the upper-layer header
+  bool later_fragment = (v4 ? load_be16(ip + 6) & 0x1fff : 0) != 0;
+  for (int k = 0; !v4 && !later_fragment && k < 8 && header + 8 <= datagram; ++k) {  // IPv6: to the upper layer
     if (proto == 44) later_fragment = (load_be16(ip + header + 2) & 0xfff8) != 0;
     else if (proto != 0 && proto != 43 && proto != 60) break;  // hop-by-hop, routing, destination options
     const uint32_t len = proto == 44 ? 8 : (ip[header + 1] + 1u) * 8;
@@ -392,8 +440,9 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
     header += len;
   }
   const uint8_t inner_type = datagram > header ? ip[header] : 0;
-  if (later_fragment || (v4 && proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0) ||
-      (!v4 && proto == kIpProtoIcmpv6 && inner_type < 128) || (v4 ? ip[12] >= 224 : ip[8] == 0xff)) {
+  const bool about_icmp_error = v4 ? proto == kIpProtoIcmp && inner_type != 8 && inner_type != 0
+                                   : proto == kIpProtoIcmpv6 && !later_fragment && inner_type < 128;
+  if ((v4 && later_fragment) || about_icmp_error || (v4 ? ip[12] >= 224 : ip[8] == 0xff)) {
     ++counters_[kUnhandled];
     return;
   }
@@ -412,14 +461,17 @@ void SlowPath::send_error(uint16_t port, const std::vector<uint8_t>& frame, uint
   std::vector<uint8_t> icmp(8 + quoted, 0);
   icmp[0] = type;
   icmp[1] = code;
-  if (mtu && v4) wire::store_be16(&icmp[6], uint16_t(mtu));  // next-hop MTU (RFC 1191)
-  if (mtu && !v4) wire::store_be32(&icmp[4], mtu);           // MTU (RFC 4443 3.2)
+  wire::store_be32(&icmp[4], rest);
   std::memcpy(&icmp[8], ip, quoted);
   const nf::IpAddress to = address_at(ip + (v4 ? 12 : 8), v4 ? 4 : 6);
   const Mac back = mac_at(&frame[6]);
   send(port, v4 ? icmpv4_frame(back, port_macs_[port], *source, to, std::move(icmp))
                 : icmpv6_frame(back, port_macs_[port], *source, to, std::move(icmp)));
-  ++counters_[mtu ? kTooBig : (v4 ? type == 11 : type == 3) ? kTimeExceeded : kUnreachable];
+  Counter sent = kUnreachable;
+  if (v4 ? type == 11 : type == 3) sent = kTimeExceeded;
+  else if (v4 ? type == 12 : type == 4) sent = kParameterProblem;
+  else if (v4 ? type == 3 && code == 4 : type == 2) sent = kTooBig;
+  ++counters_[sent];
 }
 
 void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
@@ -437,8 +489,8 @@ void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_
     send_error(port, frame, v4 ? 3 : 2, v4 ? 4 : 0, now_ns, mtu);
     return;
   }
-  // RFC 791: the payload in pieces of a multiple of 8 bytes, each behind a copy of the header (no
-  // options: a packet with options is the options' case), the last keeping the packet's MF.
+  // RFC 791: the payload in pieces of a multiple of 8 bytes, each behind a copy of the header (its
+  // options, after the first, only those copied into every fragment), the last keeping the packet's MF.
   const uint32_t ihl = (ip[0] & 0xfu) * 4, total = load_be16(ip + 2);
   const uint32_t piece = (mtu - ihl) / 8 * 8;
   for (uint32_t at = 0; at < total - ihl; at += piece) {
@@ -454,6 +506,7 @@ void SlowPath::too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_
     wire::store_be16(f + 10, wire::checksum_finish(wire::checksum_add(0, f, ihl)));
     if (fragment.size() < 60) fragment.resize(60, 0);  // Ethernet's minimum, as the NIC would pad
     if (forward_or_reason(port, fragment)) hold(port, std::move(fragment), now_ns);
+    if (at == 0) nop_uncopied_options(ip + 20, ihl - 20);
   }
   ++counters_[kFragmented];
 }

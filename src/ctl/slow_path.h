@@ -14,12 +14,16 @@
 //   - ICMP / ICMPv6 echo replies for the router's addresses (RFC 792, RFC 4443).
 //   - ICMP time exceeded when a TTL / hop limit would expire (so traceroute shows the router) and
 //     destination unreachable without a route; rate-limited as Linux does (a token bucket).
+//   - Options l3fwd does not pass: router alerts are forwarded (nothing here wants them, RFC 6398 3),
+//     a malformed IPv4 option gets parameter problem (RFC 1812 4.3.3.5), an unknown Hop-by-Hop
+//     option whose type says so parameter problem code 2 (RFC 8200 4.2); source routes (RFC 7126
+//     4.3) and the rest are dropped.
 //   - Next hops without a neighbour entry: the packet is held (at most kHeldPerNeighbour per next
 //     hop, kMaxPending next hops), an ARP request / neighbour solicitation goes out (again each
 //     second, three times); once the answer is learnt the held packets are forwarded, and if none
 //     comes they are dropped and the senders get ICMP host unreachable.
-// Everything else sent to the router itself (TCP, UDP to its addresses, IPv4 options) is counted
-// as unhandled and dropped: there is no TAP device to the kernel yet.
+// Everything else sent to the router itself (TCP, UDP to its addresses) is counted as unhandled
+// and dropped: there is no TAP device to the kernel yet.
 //
 // One thread calls handle() and tick(); replies go out through `transmit` (driver/host_tx.h).
 #pragma once
@@ -58,9 +62,11 @@ class SlowPath {
     kUnreachable,
     kTooBig,       // ICMP fragmentation needed (IPv4 with DF) / packet too big (IPv6) sent
     kFragmented,   // IPv4 packets without DF cut to the output port's MTU
+    kOptionsForwarded,  // with a router alert, forwarded here
+    kParameterProblem,
     kRateLimited,
     kHeld,
-    kHeldForwarded,
+    kHeldForwarded,  // sent up for want of a neighbour and forwarded here: held till resolved, or resolved since
     kHeldDropped,
     kUnhandled,
     kMalformed,
@@ -70,7 +76,8 @@ class SlowPath {
   };
   static constexpr const char* kCounterNames[kCounterCount] = {
       "arp_replies", "arp_requests", "nd_advertisements", "nd_solicitations", "neighbours_learnt",
-      "echo_replies", "time_exceeded", "unreachable", "too_big", "fragmented", "rate_limited", "held", "held_forwarded",
+      "echo_replies", "time_exceeded", "unreachable", "too_big", "fragmented", "options_forwarded",
+      "parameter_problem", "rate_limited", "held", "held_forwarded",
       "held_dropped", "unhandled", "malformed", "tx_failed", "neighbours_refused"};
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
@@ -111,10 +118,13 @@ class SlowPath {
   // Learns `address` at `mac` as the rules above say (neighbours_refused counts what is not taken).
   void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
   void solicit(Pending& pending, uint64_t now_ns);
-  // ICMP(v6) error about `frame` back to its sender, from the router's address on `port`.
-  // `mtu`: the next hop's, for fragmentation needed (RFC 1191) and packet too big (RFC 4443 3.2).
+  // ICMP(v6) error about `frame` back to its sender, from the router's address on `port`. `rest`:
+  // the ICMP header's second word: the next hop's MTU for fragmentation needed (RFC 1191) and packet
+  // too big (RFC 4443 3.2), the pointer for parameter problem.
   void send_error(uint16_t port, const std::vector<uint8_t>& frame, uint8_t type, uint8_t code, uint64_t now_ns,
-                  uint32_t mtu = 0);
+                  uint32_t rest = 0);
+  // A transit packet with options l3fwd does not pass (the list above).
+  void options(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
   // A packet larger than its output port's MTU: an ICMP error, or (IPv4 without DF) fragments
   // forwarded or held as the packet would have been.
   void too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);

@@ -14,9 +14,10 @@ uint64_t Snapshot::offered() const {
 
 uint64_t Snapshot::accounted() const {
   uint64_t n = frames_ended(driver);
-  n -= std::min(n, driver.host_tx);  // the slow path's own frames are in the ports' tx_packets
   for (const auto& p : ports) n += frames_ended(p);
-  return n;
+  // The slow path's own frames ended at the ports but were never offered. It may send more than it
+  // was given (a fragmented packet), so they come off the whole count, not off the driver's part.
+  return n - std::min(n, driver.host_tx);
 }
 
 bool Snapshot::rings_and_driver_empty() const {

@@ -333,6 +333,56 @@ TEST(L3Fwd, Ipv6ExtensionHeadersAreWalkedAndTruncatedOnesDropped) {
   EXPECT_EQ(counter_of(run(chain, bad_payload_length)), L3FwdView::kDropBadLength);
 }
 
+// The router's addresses come from netlink too (ctl/netlink_sync.cpp calls add_address and
+// remove_address as the kernel's RTM_NEWADDR and RTM_DELADDR come): the view l3fwd already runs with
+// drops packets from them and from their networks' broadcast addresses at once, and forwards again
+// once they are gone.
+TEST(L3Fwd, AddressesAddedWhileRunningAreMartianSourcesToo) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  Router& router = *chain.router(0);
+  auto from = [&](const char* src) {
+    std::vector<uint8_t> f = ipv4_frame(src, "198.18.0.1");
+    return counter_of(run(chain, f));
+  };
+  const char* sources[] = {"10.0.2.1", "10.0.2.255", "10.0.3.5"};
+  for (const char* src : sources) EXPECT_EQ(from(src), L3FwdView::kForwardedIpv4) << src;
+
+  const auto [address, network] = *parse_interface_address("10.0.2.1/24");
+  router.add_address(1, address, network);
+  const auto [second, same_network] = *parse_interface_address("10.0.2.2/24");
+  router.add_address(1, second, same_network);
+  const auto [point_to_point, link] = *parse_interface_address("10.0.3.4/31");
+  router.add_address(0, point_to_point, link);
+  for (const char* src : {"10.0.2.1", "10.0.2.2", "10.0.2.255", "10.0.3.4"})
+    EXPECT_EQ(from(src), L3FwdView::kDropMartian) << src;
+  EXPECT_EQ(from("10.0.3.5"), L3FwdView::kForwardedIpv4) << "a /31 has no broadcast address";
+
+  router.remove_address(1, address, network);
+  EXPECT_EQ(from("10.0.2.1"), L3FwdView::kForwardedIpv4);
+  EXPECT_EQ(from("10.0.2.255"), L3FwdView::kDropMartian) << "10.0.2.2 still has the network";
+  router.remove_address(1, second, same_network);
+  EXPECT_EQ(from("10.0.2.255"), L3FwdView::kForwardedIpv4);
+  EXPECT_EQ(from("10.0.0.1"), L3FwdView::kDropMartian) << "the configured addresses stay";
+}
+
+TEST(L3Fwd, TheMartianSourceListIsBoundedAndSaysSo) {
+  NfChain chain = make_router("");
+  Router& router = *chain.router(0);
+  // The configuration's 10.0.0.1/24 and 10.0.1.1/24 take 4 places (addresses and broadcasts).
+  for (int i = 0; i < int(kMaxMartianSources - 4) / 2; ++i) {
+    const auto [address, network] = *parse_interface_address("10.1." + std::to_string(i) + ".1/24");
+    router.add_address(1, address, network);
+  }
+  const auto [address, network] = *parse_interface_address("10.2.0.1/24");
+  try {
+    router.add_address(1, address, network);
+    FAIL() << "a 65th martian source was taken";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("64 at most"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(router.is_local(address));
+}
+
 TEST(L3Fwd, Ipv6MartiansAreDropped) {
   NfChain chain = make_router("::/0 2001:db8:1::2\n");
   for (auto [src, dst] : {std::pair{"::1", "2001:db8:100::1"}, {"2001:db8::5", "::1"}, {"ff02::1", "2001:db8:100::1"},

@@ -49,16 +49,7 @@ std::unique_ptr<Router> configure_l3fwd(const Params& params, const NfContext& c
 
   view.tables = router->host_tables();
   view.ports = context.ports;
-  for (uint16_t port = 0; port < kMaxPorts; ++port) {
-    view.mtu[port] = context.port_mtu[port];
-    view.subnet_broadcast[port] = view.own_address[port] = 0;
-  }
-  for (const NfContext::PortAddress& a : context.addresses) {
-    if (a.address.family != 4 || a.port >= kMaxPorts) continue;
-    view.own_address[a.port] = a.address.ipv4();
-    if (a.network.length <= 30)
-      view.subnet_broadcast[a.port] = a.network.address.ipv4() | (0xffffffffu >> a.network.length);
-  }
+  for (uint16_t port = 0; port < kMaxPorts; ++port) view.mtu[port] = context.port_mtu[port];
   for (uint16_t port = 0; port < kMaxPorts; ++port) std::memcpy(view.port_mac[port], context.port_macs[port].data(), 6);
   return router;
 }

@@ -37,6 +37,7 @@
 #include "nf/context.h"
 #include "nf/l3fwd/lpm4.h"
 #include "nf/l3fwd/lpm6.h"
+#include "nf/l3fwd/martian_sources.h"
 #include "nf/l3fwd/neighbour.h"
 #include "nf/l3fwd/next_hop.h"
 #include "nf/packet.h"
@@ -54,6 +55,7 @@ struct L3FwdTables {
   Lpm6View lpm6;
   NextHopView next_hops;
   NeighbourView neighbours;
+  const uint32_t* martian_sources;  // martian_sources.h: the router's addresses and its networks' broadcasts
 };
 
 struct L3FwdView {
@@ -85,13 +87,11 @@ struct L3FwdView {
   L3FwdTables tables;
   uint8_t port_mac[kMaxPorts][6];
   uint16_t mtu[kMaxPorts];  // per output port (NfContext::port_mtu); 0: no limit
-  // Each port's configured IPv4 address and its network's directed broadcast address (/30 or
-  // shorter; 0: none): no packet from either is forwarded (RFC 1812 5.3.7; Linux calls a packet
-  // from one of its own addresses a martian too). Addresses netlink adds later are not here.
-  uint32_t own_address[kMaxPorts];
-  uint32_t subnet_broadcast[kMaxPorts];
   uint16_t ports;
   bool check_dst_mac;
+  // Router alerts (RFC 2113, RFC 2711) go to the host unless this is set: the slow path's own copy
+  // of the view sets it to forward those nothing on the host wants (RFC 6398 3).
+  bool forward_router_alert;
 
   GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
     for (uint32_t i = 0; i < batch.count; ++i) {
@@ -118,6 +118,46 @@ struct L3FwdView {
     }
   }
 
+  static constexpr uint8_t kIpv4OptionEnd = 0, kIpv4OptionNop = 1, kIpv4OptionLsrr = 131, kIpv4OptionSsrr = 137,
+                           kIpv4OptionRouterAlert = 148, kHopByHopRouterAlert = 5;
+
+  // The offset of the first IPv4 option (RFC 791) a router does not forward as it is, or `len` if
+  // there is none: a router alert (RFC 2113; unless `forward_router_alert`), a source route (RFC
+  // 7126 4.3: dropped or handled, never passed blindly), or a malformed option.
+  GNF_HD static uint32_t ipv4_option_stop(const uint8_t* o, uint32_t len, bool forward_router_alert) {
+    for (uint32_t i = 0; i < len;) {
+      const uint8_t type = o[i];
+      if (type == kIpv4OptionEnd) return len;
+      if (type == kIpv4OptionNop) {
+        ++i;
+        continue;
+      }
+      if (i + 1 >= len || o[i + 1] < 2 || i + o[i + 1] > len) return i;
+      if (type == kIpv4OptionLsrr || type == kIpv4OptionSsrr || (type == kIpv4OptionRouterAlert && !forward_router_alert))
+        return i;
+      i += o[i + 1];
+    }
+    return len;
+  }
+
+  // The offset of the first Hop-by-Hop option (RFC 8200 4.2) that does not let the packet pass, or
+  // `len` if there is none: not padding, nor an unknown one whose type says "skip" (the two high bits
+  // 00), a router alert (RFC 2711; unless `forward_router_alert`), or a malformed option.
+  GNF_HD static uint32_t hop_by_hop_stop(const uint8_t* o, uint32_t len, bool forward_router_alert) {
+    constexpr uint8_t kPad1 = 0;
+    for (uint32_t i = 0; i < len;) {
+      const uint8_t type = o[i];
+      if (type == kPad1) {
+        ++i;
+        continue;
+      }
+      if (i + 1 >= len || i + 2 + o[i + 1] > len) return i;
+      if ((type == kHopByHopRouterAlert && !forward_router_alert) || (type >> 6) != 0) return i;
+      i += 2 + o[i + 1];
+    }
+    return len;
+  }
+
  private:
   GNF_HD Counter route(PacketRef& p) const {
     if (p.len < net::kEthHeaderBytes || p.in_port >= ports) return kDropBadHeader;
@@ -141,7 +181,8 @@ struct L3FwdView {
     if (total < ihl || net::kEthHeaderBytes + total > p.len) return kDropBadLength;
     if (wire::checksum_finish(wire::checksum_add(0, ip, ihl)) != 0) return kDropBadChecksum;
     const uint32_t src = wire::load_be32(ip + 12), dst = wire::load_be32(ip + 16);
-    if (martian_ipv4_source(src) || martian_ipv4_destination(dst) || own_or_subnet_broadcast_source(src)) return kDropMartian;
+    if (martian_ipv4_source(src) || martian_ipv4_destination(dst) || martian_source_listed(tables.martian_sources, src))
+      return kDropMartian;
     if (dst == 0xffffffffu || (dst >> 28) == 0xe) return kToHostLocal;  // broadcast, multicast
     uint32_t index;
     if (!lpm4_lookup(tables.lpm4, dst, index)) return kToHostNoRoute;
@@ -151,7 +192,8 @@ struct L3FwdView {
     if (hop.kind == NextHopKind::Blackhole) return kDropBlackhole;
     // After the local check: options or an expiring TTL on a packet for the router are its business.
     // Other options travel on (RFC 1812 5.3.1: a router forwards them).
-    if (ihl != net::kIpv4MinHeaderBytes && !ipv4_options_pass(ip + net::kIpv4MinHeaderBytes, ihl - net::kIpv4MinHeaderBytes))
+    const uint32_t options = ihl - net::kIpv4MinHeaderBytes;
+    if (options != 0 && ipv4_option_stop(ip + net::kIpv4MinHeaderBytes, options, forward_router_alert) != options)
       return kToHostOptions;
     if (ip[8] <= 1) return kToHostTtl;
     if (too_big(hop.port, total)) return kToHostTooBig;
@@ -175,7 +217,7 @@ struct L3FwdView {
     if (src[0] == 0xff || loopback_or_unspecified_ipv6(src) || loopback_or_unspecified_ipv6(dst)) return kDropMartian;
     if (dst[0] == 0xff || (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80)) return kToHostLocal;  // multicast, link-local
     if (src[0] == 0xfe && (src[1] & 0xc0) == 0x80) return kDropMartian;  // link-local source: never forwarded
-    const Counter chain = check_extension_headers(ip, end);
+    const Counter chain = check_extension_headers(ip, end, forward_router_alert);
     uint32_t index;
     if (!lpm6_lookup(tables.lpm6, dst, index)) return kToHostNoRoute;
     NextHop hop;
@@ -192,53 +234,11 @@ struct L3FwdView {
     return kForwardedIpv6;
   }
 
-  // IPv4 options (RFC 791) a router forwards as they are: not router alert (RFC 2113), not a source
-  // route (RFC 7126 4.3: dropped or handled, never passed blindly), and well formed.
-  GNF_HD static bool ipv4_options_pass(const uint8_t* o, uint32_t len) {
-    constexpr uint8_t kEnd = 0, kNop = 1, kLsrr = 131, kSsrr = 137, kRouterAlert = 148;
-    for (uint32_t i = 0; i < len;) {
-      const uint8_t type = o[i];
-      if (type == kEnd) return true;
-      if (type == kNop) {
-        ++i;
-        continue;
-      }
-      if (i + 1 >= len || o[i + 1] < 2 || i + o[i + 1] > len) return false;
-      if (type == kLsrr || type == kSsrr || type == kRouterAlert) return false;
-      i += o[i + 1];
-    }
-    return true;
-  }
-
-  // Hop-by-Hop options (RFC 8200 4.2) that let the packet pass: padding, or unknown ones whose type
-  // says "skip" (the two high bits 00); not router alert (RFC 2711), not malformed.
-  GNF_HD static bool hop_by_hop_passes(const uint8_t* o, uint32_t len) {
-    constexpr uint8_t kPad1 = 0, kRouterAlert = 5;
-    for (uint32_t i = 0; i < len;) {
-      const uint8_t type = o[i];
-      if (type == kPad1) {
-        ++i;
-        continue;
-      }
-      if (i + 1 >= len || i + 2 + o[i + 1] > len) return false;
-      if (type == kRouterAlert || (type >> 6) != 0) return false;
-      i += 2 + o[i + 1];
-    }
-    return true;
-  }
-
-  GNF_HD bool own_or_subnet_broadcast_source(uint32_t src) const {
-    for (uint16_t p = 0; p < ports && p < kMaxPorts; ++p)
-      if ((subnet_broadcast[p] != 0 && src == subnet_broadcast[p]) || (own_address[p] != 0 && src == own_address[p]))
-        return true;
-    return false;
-  }
-
   GNF_HD bool too_big(uint16_t port, uint32_t ip_bytes) const { return port < kMaxPorts && mtu[port] && ip_bytes > mtu[port]; }
 
   // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop, kDropBadExtHeader
   // for a header that runs past the payload or a chain longer than 8, else kForwardedIpv6.
-  GNF_HD static Counter check_extension_headers(const uint8_t* ip, uint32_t end) {
+  GNF_HD static Counter check_extension_headers(const uint8_t* ip, uint32_t end, bool forward_router_alert) {
     uint8_t next = ip[6];
     uint32_t at = net::kIpv6HeaderBytes;
     for (int headers = 0;; ++headers) {
@@ -251,7 +251,8 @@ struct L3FwdView {
       const uint32_t len = next == kIpv6Fragment ? 8 : next == kIpv6Auth ? (ip[at + 1] + 2u) * 4 : (ip[at + 1] + 1u) * 8;
       if (at + len > end) return kDropBadExtHeader;
       // Hop-by-Hop travels on (RFC 8200 4.3) unless an option in it is for the router.
-      if (next == net::kIpv6HopByHop && !hop_by_hop_passes(ip + at + 2, len - 2)) return kToHostOptions;
+      if (next == net::kIpv6HopByHop && hop_by_hop_stop(ip + at + 2, len - 2, forward_router_alert) != len - 2)
+        return kToHostOptions;
       if (next == kIpv6Fragment) return kForwardedIpv6;  // the rest may be in other fragments
       next = ip[at];
       at += len;

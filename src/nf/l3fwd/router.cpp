@@ -1,5 +1,6 @@
 #include "nf/l3fwd/router.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -134,8 +135,29 @@ bool Router::remove_route(const IpPrefix& prefix) {
   return removed;
 }
 
+std::vector<uint32_t> Router::martian_sources_of(const std::vector<Address>& addresses) {
+  std::vector<uint32_t> sources;
+  for (const Address& a : addresses) {
+    if (a.address.family != 4) continue;
+    sources.push_back(a.address.ipv4());
+    if (a.network.length <= 30) sources.push_back(a.network.address.ipv4() | (~0u >> a.network.length));
+  }
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  return sources;
+}
+
 void Router::add_address(uint16_t port, const IpAddress& address, const IpPrefix& network) {
   if (port >= ports_) throw UserError(fmt::format("router: port {} does not exist (there are {})", port, ports_));
+  {
+    std::lock_guard lock(mutex_);
+    std::vector<Address> after = addresses_;
+    after.push_back(Address{port, address, network});
+    if (martian_sources_of(after).size() > kMaxMartianSources)
+      throw UserError(fmt::format("router: no room for {}: its IPv4 addresses and their networks' broadcast "
+                                  "addresses are {} at most",
+                                  address.str(), kMaxMartianSources));
+  }
   RouteTarget local, connected;
   local.kind = NextHopKind::Local;
   connected.kind = NextHopKind::Connected;
@@ -144,6 +166,8 @@ void Router::add_address(uint16_t port, const IpAddress& address, const IpPrefix
   add_route(network, connected);
   std::lock_guard lock(mutex_);
   addresses_.push_back(Address{port, address, network});
+  martian_sources_.set(martian_sources_of(addresses_));
+  commit();
 }
 
 void Router::remove_address(uint16_t port, const IpAddress& address, const IpPrefix& network) {
@@ -153,6 +177,8 @@ void Router::remove_address(uint16_t port, const IpAddress& address, const IpPre
       return a.port == port && a.address == address && a.network.length == network.length &&
              a.network.address == network.address;
     });
+    martian_sources_.set(martian_sources_of(addresses_));
+    commit();
   }
   remove_route(IpPrefix{address, uint8_t(address.bits())});
   // The connected route stays while another address of the router lies in the same network.
@@ -249,7 +275,7 @@ std::optional<Router::Lookup> Router::lookup(const IpAddress& destination) const
 
 L3FwdTables Router::host_tables() const {
   return L3FwdTables{lpm4_.view(), lpm6_.view(), NextHopView{next_hops_.data(), uint32_t(next_hops_.size())},
-                     neighbours_.view()};
+                     neighbours_.view(), martian_sources_.words()};
 }
 
 L3FwdTables Router::device_tables() {
@@ -264,9 +290,11 @@ L3FwdTables Router::device_tables() {
                                         next_hops_.size() * sizeof(NextHop) / 4);
   const uint32_t slots = mirror->add_region(neighbours_.slot_words(), neighbours_.slot_word_count());
   const uint32_t records = mirror->add_region(neighbours_.record_words(), neighbours_.record_word_count());
+  const uint32_t martians = mirror->add_region(martian_sources_.words(), martian_sources_.word_count());
   lpm4_.record_stores(&entries_log_, tbl24, tbl8);
   lpm6_.record_stores(&entries_log_, tbl24_6, tbl8_6);
   neighbours_.record_stores(&records_log_, records, &entries_log_, slots);
+  martian_sources_.record_stores(&records_log_, &entries_log_, martians);
   L3FwdTables t = host_tables();
   t.lpm4.tbl24 = mirror->device(tbl24);
   t.lpm4.tbl8 = mirror->device(tbl8);
@@ -275,6 +303,7 @@ L3FwdTables Router::device_tables() {
   t.next_hops.records = reinterpret_cast<const NextHop*>(mirror->device(next_hop_region_));
   t.neighbours.slots = mirror->device(slots);
   t.neighbours.records = reinterpret_cast<const NeighbourRecord*>(mirror->device(records));
+  t.martian_sources = mirror->device(martians);
   mirror_ = std::move(mirror);
   device_tables_ = t;
   return t;

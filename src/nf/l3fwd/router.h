@@ -125,6 +125,9 @@ class Router final : public NfTablesFor<L3FwdView> {
     IpPrefix network;
   };
   std::vector<Address> addresses_;
+  // The IPv4 sources `addresses` make martian (martian_sources.h), each once.
+  static std::vector<uint32_t> martian_sources_of(const std::vector<Address>& addresses);
+  MartianSources martian_sources_;
 
   std::unique_ptr<sync::DeviceMirror> mirror_;
   sync::TableLog records_log_;  // replayed first: next hops and neighbour records
