@@ -156,6 +156,13 @@ TEST(IpsecEsp, CountsAndDropsEveryMalformedPacketByName) {
     EXPECT_EQ(gcm_out.out(arp), kIpsecDropBadHeader);
   }
   {
+    Gateway transport(test::ipsec_config(loopback_config(kAlgorithms[3], kModes[2])));
+    Slot fragment(test::udp_frame("10.0.0.1", "192.168.1.1", 200), 128, 128);
+    wire::store_be16(fragment.data + 14 + 6, 0x2000);  // transport mode protects whole datagrams only
+    esp_set_ipv4_checksum(fragment.data + 14, 20);
+    EXPECT_EQ(transport.out(fragment), kIpsecDropBadHeader);
+  }
+  {
     Slot big(test::udp_frame("10.0.0.1", "10.0.0.2", 1500), 16, 16);
     EXPECT_EQ(gcm_out.out(big), kIpsecDropNoRoom);
     Slot huge(test::udp_frame("10.0.0.1", "10.0.0.2", 65535 + 14 - 20), 128, 128);
@@ -238,4 +245,23 @@ TEST(IpsecEsp, StopsAnSaAtItsLastSequenceNumber) {
     EXPECT_EQ(out.out(s), kIpsecDropSequenceOverflow);
     EXPECT_EQ(out.out(s), kIpsecDropSequenceOverflow);  // and it stays stopped
   }
+}
+
+// configs/ipsec-site-{a,b}.cfg, the README's example, are the two ends of one tunnel.
+TEST(IpsecEsp, ExampleSiteConfigsTalkToEachOther) {
+  const std::string configs = std::string(GNF_TEST_DATA_DIR) + "/../../configs/";
+  Gateway a(read_ipsec_config_file(configs + "ipsec-site-a.cfg", {})), b(read_ipsec_config_file(configs + "ipsec-site-b.cfg", {}));
+  for (int i = 0; i < 3; ++i) {
+    Slot to_b(test::udp_frame("192.168.1.10", "192.168.2.20", 1000, uint8_t(i)), 128, 128);
+    ASSERT_EQ(a.out(to_b), kIpsecOutProtected);
+    ASSERT_EQ(b.in(to_b), kIpsecInDecrypted);
+    EXPECT_EQ(to_b.frame(), test::udp_frame("192.168.1.10", "192.168.2.20", 1000, uint8_t(i)));
+    Slot to_a(test::udp_frame("192.168.2.20", "192.168.1.10", 64, uint8_t(i)), 128, 128);
+    ASSERT_EQ(b.out(to_a), kIpsecOutProtected);
+    ASSERT_EQ(a.in(to_a), kIpsecInDecrypted);
+  }
+  Slot elsewhere(test::udp_frame("192.168.1.10", "10.1.1.1", 100), 128, 128);
+  EXPECT_EQ(a.out(elsewhere), kIpsecDropDiscard);
+  Slot clear_to_a(test::udp_frame("192.168.2.20", "192.168.1.10", 100), 0, 0);
+  EXPECT_EQ(a.in(clear_to_a), kIpsecDropPolicyMismatch);  // site B's traffic must come encrypted
 }

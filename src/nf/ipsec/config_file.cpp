@@ -155,8 +155,8 @@ void parse_port_range(RuleReader& in, const char* field, uint16_t& lo, uint16_t&
 void parse_sp(RuleReader& in, IpsecConfig& config) {
   IpsecPolicy policy{};
   policy.line = in.first_line();
-  const std::string& version = in.next("ip version");
-  if (version != "ipv4" && version != "ipv6") in.fail("ip version", fmt::format("'{}' is neither ipv4 nor ipv6", version));
+  const std::string& version = in.next("ip_version");
+  if (version != "ipv4" && version != "ipv6") in.fail("ip_version", fmt::format("'{}' is neither ipv4 nor ipv6", version));
   const uint8_t family = version == "ipv4" ? 4 : 6;
   policy.match.src = policy.match.dst = IpPrefix{IpAddress{family, {}}, 0};
   const std::string& direction = in.next("direction");

@@ -3,8 +3,13 @@
 #include <fmt/format.h>
 
 #include "util/error.h"
+#include "util/rule_lines.h"
 
 namespace gnf::nf {
+
+namespace {
+constexpr const char* kBlanks = " \t\r\v\f";
+}  // namespace
 
 void RuleReader::fail(const char* field, const std::string& problem) const {
   const uint32_t line = words_[next_ == 0 ? 0 : next_ - 1].line;
@@ -25,24 +30,17 @@ RuleReader& RuleReader::expect(const char* keyword) {
 std::vector<RuleReader> split_rules(std::string_view text, const std::string& name) {
   std::vector<RuleReader> rules;
   std::vector<RuleReader::Word> words;
-  for (uint32_t number = 1; !text.empty(); ++number) {
-    const size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == text.npos ? text.size() : end + 1);
-    // A NUL would end the message that quotes the line, and no rule holds one.
-    if (line.find('\0') != line.npos)
-      throw UserError(fmt::format("{}:{}: rule: the line holds a NUL byte: this is not a text file", name, number));
-    line = line.substr(0, line.find('#'));
-    const size_t last = line.find_last_not_of(" \t\r\v\f");
+  for_each_rule_line(text, name, [&](std::string_view line, uint32_t number) {
+    const size_t last = line.find_last_not_of(kBlanks);
     const bool continued = last != line.npos && line[last] == '\\';
     if (continued) line = line.substr(0, last);
-    for (size_t at = line.find_first_not_of(" \t\r\v\f"); at != line.npos; at = line.find_first_not_of(" \t\r\v\f", at)) {
-      const size_t word_end = std::min(line.find_first_of(" \t\r\v\f", at), line.size());
+    for (size_t at = line.find_first_not_of(kBlanks); at != line.npos; at = line.find_first_not_of(kBlanks, at)) {
+      const size_t word_end = std::min(line.find_first_of(kBlanks, at), line.size());
       words.push_back({std::string(line.substr(at, word_end - at)), number});
       at = word_end;
     }
     if (!continued && !words.empty()) rules.emplace_back(std::move(words), name), words.clear();
-  }
+  });
   if (!words.empty()) rules.emplace_back(std::move(words), name);
   return rules;
 }

@@ -20,7 +20,8 @@ enum IpsecCounter : uint8_t {
   kIpsecDropPolicyMismatch, // decrypted, but its SA is not the one its inbound policy names; or protected traffic in the clear
   kIpsecDropSequenceOverflow,  // the SA has sent its last sequence number and stopped (RFC 4303 §3.3.3)
   kIpsecDropNoRoom,         // encapsulated, it would not fit its buffer or an IP packet's length
-  kIpsecDropBadHeader,      // not IPv4 or IPv6 over Ethernet, a malformed IP header (outer or inner), an ESP fragment
+  kIpsecDropBadHeader,      // not IPv4 or IPv6 over Ethernet, a malformed IP header (outer or inner), an ESP
+                            // fragment, a fragment or an IPv6 packet for a transport SA
   kIpsecDropCryptoError,    // the cipher failed for another reason than the ICV (a library error)
   kIpsecCounterCount
 };

@@ -135,7 +135,11 @@ GNF_INLINE uint8_t esp_traffic_class(const uint8_t* ip, uint8_t family) {
 GNF_INLINE IpsecCounter esp_encapsulate(const IpsecSa& sa, uint64_t seq, const EspIp& ip, uint8_t*& data,
                                         uint32_t& len, FrameRoom room, EspCryptoJob& job) {
   const bool tunnel = esp_is_tunnel(sa.mode);
-  if (!tunnel && ip.family != 4) return kIpsecDropBadHeader;
+  // RFC 4303 §3.1.1: transport mode protects whole IPv4 datagrams, never fragments.
+  const uint8_t* old_ip = data + net::kEthHeaderBytes;
+  if (!tunnel && (ip.family != 4 ||
+                  (wire::load_be16(old_ip + 6) & (net::kIpv4MoreFragments | net::kIpv4FragOffsetMask)) != 0))
+    return kIpsecDropBadHeader;
   const uint32_t kept = tunnel ? 0 : ip.header_bytes;  // IP header bytes that stay in front of the ESP header
   const uint32_t carried = ip.length - kept;           // what ESP carries: the packet, or its payload
   const uint32_t align = esp_alignment(sa.cipher);
@@ -149,7 +153,6 @@ GNF_INLINE IpsecCounter esp_encapsulate(const IpsecSa& sa, uint64_t seq, const E
   const uint32_t new_len = net::kEthHeaderBytes + front + esp_bytes;
   if (new_len - shift > len + room.tail) return kIpsecDropNoRoom;
 
-  uint8_t* old_ip = data + net::kEthHeaderBytes;
   const uint8_t traffic_class = esp_traffic_class(old_ip, ip.family);
   const uint8_t next_header = tunnel ? (ip.family == 4 ? kIpProtoIpv4 : kIpProtoIpv6) : ip.proto;
   uint8_t* frame = data;
@@ -158,7 +161,7 @@ GNF_INLINE IpsecCounter esp_encapsulate(const IpsecSa& sa, uint64_t seq, const E
     esp_move(frame, data, net::kEthHeaderBytes + kept);
   } else {
     if (new_len > len + room.tail) return kIpsecDropNoRoom;
-    esp_move(old_ip + kept + shift, old_ip + kept, carried);
+    esp_move(data + net::kEthHeaderBytes + kept + shift, old_ip + kept, carried);
   }
   uint8_t* out_ip = frame + net::kEthHeaderBytes;
   uint8_t* esp = out_ip + front;
