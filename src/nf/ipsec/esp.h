@@ -9,12 +9,13 @@
 // Frames are Ethernet II with an IPv4 or IPv6 packet (no VLAN tag: the ports' NFs see untagged
 // frames); bytes after the IP packet's length (Ethernet padding of short frames) are not part of it.
 //
-// Where the frame grows (the caller's contract, FrameRoom): the encapsulated frame starts up to
-// 64 bytes before `data` and ends up to 34 bytes after the IP packet. When the caller's headroom
-// holds the headers, they are written there and the packet's bytes do not move (gnf's slots with
-// `[driver] headroom`); otherwise the packet moves towards the end of the buffer, which needs the
-// tailroom for both. The frame shrinks in place on the way in: `data` moves forward by what was
-// removed, so the headroom grows. Either way the caller takes the new `data` and `len`.
+// Where the frame grows (the caller's contract, FrameRoom): the encapsulated frame starts up to 64
+// bytes before `data` (IPv6 outer header, ESP header, CBC IV) and ends up to 29 bytes after the IP
+// packet (CBC padding, trailer, ICV). When the caller's headroom holds the headers, they are
+// written there and the packet's bytes do not move (gnf's slots with `[driver] headroom`);
+// otherwise the packet moves towards the end of the buffer, which needs the tailroom for both. The
+// frame shrinks in place on the way in: `data` moves forward by what was removed, so the headroom
+// grows. Either way the caller takes the new `data` and `len`.
 #pragma once
 #include <cstdint>
 #include <cstring>

@@ -15,6 +15,7 @@
 // the wire out of the order of their numbers; the receiver's window (at least 64) absorbs that.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "nf/ipsec/cipher.h"
 #include "nf/ipsec/counters.h"
@@ -39,6 +40,9 @@ struct IpsecView {
   uint64_t* sequences;      // per SA: the last sequence number given (outbound SAs)
   ReplayWindow* windows;    // per SA (inbound SAs)
 };
+
+// Passed to kernels by value, as the other NFs' views are.
+static_assert(std::is_trivially_copyable_v<IpsecView>);
 
 inline constexpr uint32_t kIpsecNoSa = 0xFFFFFFFFu;
 
