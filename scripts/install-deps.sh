@@ -12,6 +12,8 @@ packages=(
   clang libclang-rt-14-dev
   dpdk-dev python3-pyasn  # the LPM oracle (tests/oracle): DPDK's rte_lpm and a RouteViews table
   libmnl-dev  # netlink sync (ctl/netlink_sync.h)
+  libssl-dev  # OpenSSL 3: the CPU's IPsec ciphers (nf/ipsec/)
+  python3-cryptography-vectors  # NIST CAVP and RFC vectors the IPsec ciphers are tested against
 )
 missing=()
 for p in "${packages[@]}"; do

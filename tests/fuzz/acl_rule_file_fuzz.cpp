@@ -30,17 +30,7 @@ constexpr const char* kFields[] = {"rule",  "source",   "destination", "source p
                                    "protocol", "action", "port"};
 
 void check_error(std::string_view message, std::string_view input) {
-  const std::string prefix = std::string(kName) + ":";
-  if (message.rfind(prefix, 0) != 0) fuzz::fail("an error that does not start with the name", fuzz::printable(message));
-  std::string_view rest = message.substr(prefix.size());
-  const size_t colon = rest.find(": ");
-  const std::string line_text(rest.substr(0, colon));
-  const unsigned long line = line_text.empty() || line_text.find_first_not_of("0123456789") != line_text.npos
-                                 ? 0
-                                 : std::stoul(line_text);
-  const size_t lines = size_t(std::count(input.begin(), input.end(), '\n')) + 1;
-  if (line < 1 || line > lines) fuzz::fail("an error that does not name a line of the input", fuzz::printable(message));
-  rest = colon == rest.npos ? std::string_view() : rest.substr(colon + 2);
+  const std::string_view rest = fuzz::after_name_and_line(message, input, kName);
   for (const char* field : kFields)
     if (rest.rfind(std::string(field) + ": ", 0) == 0) return;
   fuzz::fail("an error that names no field", fuzz::printable(message));

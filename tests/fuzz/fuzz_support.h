@@ -57,6 +57,24 @@ inline std::string_view full_message(const std::runtime_error& e) {
   return {text, length};
 }
 
+// A rule file's error, "NAME:LINE: FIELD: PROBLEM": checks that it starts with `name` and a line
+// `input` has, and returns what follows the line, for the caller to check the field.
+inline std::string_view after_name_and_line(std::string_view message, std::string_view input, std::string_view name) {
+  const std::string prefix = std::string(name) + ":";
+  if (message.rfind(prefix, 0) != 0) fail("an error that does not start with the name", printable(message));
+  std::string_view rest = message.substr(prefix.size());
+  const size_t colon = rest.find(": ");
+  const std::string line_text(rest.substr(0, colon));
+  const unsigned long line = line_text.empty() || line_text.size() > 9 ||
+                                     line_text.find_first_not_of("0123456789") != line_text.npos
+                                 ? 0
+                                 : std::stoul(line_text);
+  size_t lines = 1;
+  for (char c : input) lines += c == '\n';
+  if (line < 1 || line > lines) fail("an error that does not name a line of the input", printable(message));
+  return colon == rest.npos ? std::string_view() : rest.substr(colon + 2);
+}
+
 // A file in $TMPDIR (else /tmp) named after the target and the process, so that parallel fuzzer
 // processes (-jobs, -fork) never share one; each input replaces its contents.
 class ScratchFile {

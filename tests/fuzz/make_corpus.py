@@ -205,6 +205,45 @@ def router_seed(*frames_by_port):
     return b"".join(bytes([port]) + struct.pack("<H", len(f)) + f for port, f in frames_by_port)
 
 
+def null_esp(seq, inner, next_header, pad_to=4, src=(172, 16, 1, 5), dst=(172, 16, 2, 5)):
+    """A NULL/NULL ESP tunnel frame of SA 5 (esp_fuzz's configurations 0 and its ESN twin)."""
+    padding = -(len(inner) + 2) % pad_to
+    esp = struct.pack("!II", 5, seq) + inner + bytes(range(1, padding + 1)) + bytes([padding, next_header])
+    return eth(0x0800) + ipv4(50, esp, src=src, dst=dst)
+
+
+def ipsec_seeds():
+    key = b"2b:7e:15:16:28:ae:d2:a6:ab:f7:15:88:09:cf:4f:3d"
+    inner4 = ipv4(17, udp(1, 2, b"seed" * 10), src=(10, 0, 0, 1), dst=(192, 168, 1, 1))
+    inner6 = ipv6(17, udp(3, 4, b"seed" * 10))
+    return {
+        "ipsec_config_fuzz": {
+            "secgw.cfg": b"sa out 5 cipher_algo aes-128-cbc cipher_key " + key + b" auth_algo sha1-hmac auth_key " + key
+                         + b":01:02:03:04 \\\n  mode ipv4-tunnel src 172.16.1.5 dst 172.16.2.5 type no-offload port_id 1\n"
+                         b"sa in 7 aead_algo aes-256-gcm aead_key " + key + b":" + key + b":de:ad:be:ef mode ipv6-tunnel "
+                         b"src 1111::5 dst 2222::5\nsa out 9 cipher_algo null auth_algo null mode transport\n"
+                         b"sp ipv4 out esp protect 5 pri 1 dst 192.168.105.0/24 sport 0:65535 dport 0:65535\n"
+                         b"sp ipv6 in esp protect 7 pri 3 src 2001:db8::/32 proto 17 dport 53:53\n"
+                         b"sp ipv4 out esp bypass pri 10 src 10.0.0.0/8 # management\nsp ipv4 in esp discard\n",
+            "bad_key.cfg": b"sa out 5 aead_algo aes-128-gcm aead_key 01:02 mode transport\n",
+            "unknown_spi.cfg": b"sp ipv4 out esp protect 5 pri 1\n",
+        },
+        "esp_fuzz": {
+            # NULL/NULL IPv4 tunnel: decrypted, replayed, bad padding, bad next header, unknown SPI,
+            # and clear frames for outbound to protect.
+            "null_tunnel": bytes([0]) + frames(
+                null_esp(1, inner4, 4), null_esp(1, inner4, 4), null_esp(2, inner4, 4, pad_to=16),
+                null_esp(3, inner6, 41), null_esp(4, inner4, 59), null_esp(5, inner4, 17),
+                null_esp(6, inner4, 4)[:-3] + b"\x07\x02\x04", pad(eth(0x0800) + inner4), eth(0x86DD) + inner6),
+            "null_tunnel_esn_moving": bytes([0xC0]) + frames(null_esp(0xFFFFFFF0, inner4, 4), null_esp(0x10, inner4, 4),
+                                                            pad(eth(0x0800) + inner4)),
+            "gcm_transport": bytes([11]) + frames(pad(eth(0x0800) + inner4), eth(0x86DD) + inner6,
+                                                  eth(0x0800) + ipv4(50, b"\0\0\0\5" + b"\0" * 40)),
+            "cbc_ipv6_tunnel": bytes([7]) + frames(pad(eth(0x0800) + inner4), eth(0x86DD) + inner6, pad(eth(0x0806))),
+        },
+    }
+
+
 def file_seeds():
     configs = sorted(name for name in os.listdir(os.path.join(REPO, "configs")) if name.endswith(".toml"))
     toml = {name: repo_file(os.path.join("configs", name)) for name in configs}
@@ -282,7 +321,7 @@ def file_seeds():
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds()}
+    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds(), **ipsec_seeds()}
     for target, seeds in corpora.items():
         os.makedirs(os.path.join(out, target), exist_ok=True)
         for name, data in seeds.items():

@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/files.h"
+#include "util/rule_lines.h"
 
 namespace gnf::nf {
 
@@ -136,23 +137,14 @@ const char* acl_action_name(AclAction action) {
 
 std::vector<AclRule> parse_acl_rules(std::string_view text, const std::string& name) {
   std::vector<AclRule> rules;
-  uint32_t number = 0;
-  while (!text.empty()) {
-    ++number;
-    const size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == text.npos ? text.size() : end + 1);
-    // A NUL would end the message that quotes the line, and no rule holds one.
-    if (line.find('\0') != line.npos)
-      throw UserError(fmt::format("{}:{}: rule: the line holds a NUL byte: this is not a text file", name, number));
-    line = line.substr(0, line.find('#'));
+  for_each_rule_line(text, name, [&](std::string_view line, uint32_t number) {
     std::istringstream words_in{std::string(line)};
     std::vector<std::string> words;
     for (std::string w; words_in >> w;) words.push_back(w);
-    if (words.empty()) continue;
+    if (words.empty()) return;
     LineParser in(std::move(words), name, number);
     rules.push_back(parse_rule(in, number));
-  }
+  });
   return rules;
 }
 
