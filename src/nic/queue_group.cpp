@@ -335,10 +335,10 @@ bool QueueGroup::loop_back(uint64_t now_ps) {
   return true;
 }
 
-bool QueueGroup::poll_tx(uint64_t now_ns) {
+bool QueueGroup::poll_tx(uint64_t now_ns, Clock live_clock) {
   if (port_.options().loopback) return false;  // the rx side owns the tx line
   const uint64_t now_ps = now_ns * 1000;
-  const bool moved = dma_side_ == DmaSide::Host ? transmit_rings(now_ps) : transmit_fifos(now_ps);
+  const bool moved = dma_side_ == DmaSide::Host ? transmit_rings(now_ps, live_clock) : transmit_fifos(now_ps, live_clock);
   if (moved) counters_.tx_rounds.add();
   if (sink_) sink_->flush();
   return moved;
@@ -346,7 +346,12 @@ bool QueueGroup::poll_tx(uint64_t now_ns) {
 
 // One round of transmit DMA over this group's tx queues: fetch what each has pending (up to a
 // burst), as much as the tx packet buffer takes, send it, write back and move the heads.
-bool QueueGroup::transmit_rings(uint64_t now_ps) {
+// The time to send frames an acquire just found (poll_tx).
+static uint64_t after_acquire(uint64_t now_ps, QueueGroup::Clock live_clock) {
+  return live_clock ? std::max(now_ps, live_clock() * 1000) : now_ps;
+}
+
+bool QueueGroup::transmit_rings(uint64_t now_ps, Clock live_clock) {
   bool moved = false;
   const PortOptions& o = port_.options();
   for (TxQueue& q : tx_) {
@@ -362,6 +367,7 @@ bool QueueGroup::transmit_rings(uint64_t now_ps) {
     if (pending >= entries) counters_.tx_overrun.add(pending / entries * entries);
     q.last_tdt = tdt;
     if (q.tdh == tdt) continue;
+    now_ps = after_acquire(now_ps, live_clock);
     const uint32_t count = std::min((tdt + entries - q.tdh) % entries, kTxBurst);
     auto* ring = at<ixgbe_adv_tx_desc>(reg_addr64(t.TDBAL, t.TDBAH));
     int64_t budget = line_budget_ps(now_ps);
@@ -410,12 +416,14 @@ bool QueueGroup::transmit_rings(uint64_t now_ps) {
 
 // The GPU agent has fetched these frames from the tx rings into the queues' FIFOs; they go onto
 // the line from there.
-bool QueueGroup::transmit_fifos(uint64_t now_ps) {
+bool QueueGroup::transmit_fifos(uint64_t now_ps, Clock live_clock) {
   bool moved = false;
   for (TxQueue& q : tx_) {
     const FrameFifoRef& f = q.fifo->ref();
     // Acquire: the agent's records and bytes before `produced` are visible.
     const uint32_t produced = load_acquire_sys(f.produced);
+    if (produced == q.consumer) continue;
+    now_ps = after_acquire(now_ps, live_clock);
     int64_t budget = line_budget_ps(now_ps);
     uint64_t wire_ps = 0;
     batch_.clear();

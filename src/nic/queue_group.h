@@ -49,8 +49,12 @@ class QueueGroup {
   void start(uint64_t now_ns);
   // Wire in, and DMA into the rx rings (or back from the GPU agent). True if anything moved.
   bool poll_rx(uint64_t now_ns);
-  // Out of the tx rings (or the GPU agent's tx FIFOs) onto the line. True if anything moved.
-  bool poll_tx(uint64_t now_ns);
+  // Out of the tx rings (or the GPU agent's tx FIFOs) onto the line. True if anything moved. With
+  // a live clock (the NIC threads'; tests that step time themselves pass none) the time is read
+  // again once an acquire has found frames: `now_ns` may be older than a frame queued since, which
+  // must not leave before it was queued.
+  using Clock = uint64_t (*)();
+  bool poll_tx(uint64_t now_ns, Clock live_clock = nullptr);
   // Takes no more frames from the wire (the thread that polls it, or before it starts).
   void stop_source() { stop_requested_.store(true, std::memory_order_relaxed); }
 
@@ -91,8 +95,8 @@ class QueueGroup {
   bool dma_to_rx_rings();
   bool reclaim_from_agent();
   bool loop_back(uint64_t now_ps);
-  bool transmit_rings(uint64_t now_ps);
-  bool transmit_fifos(uint64_t now_ps);
+  bool transmit_rings(uint64_t now_ps, Clock live_clock);
+  bool transmit_fifos(uint64_t now_ps, Clock live_clock);
   bool update_stall(RxQueue& q, bool stalled);
   bool wire_done();
   int64_t line_budget_ps(uint64_t now_ps) const;

@@ -41,12 +41,13 @@ void NicThreads::loop(size_t index) {
   const std::vector<Work>& work = work_[index];
   thread_cpu_[index] = poll_until_stopped(running_, "nic", [&](uint64_t round_start) {
     bool moved = false;
-    // Each group gets the time it is polled, not the round's start: a thread serves several, and
-    // a frame a tx FIFO or ring took after the round began must not leave the wire before it was
-    // queued (one-way trials saw frames arrive up to 34 us before the GPU handed them over).
+    // A thread serves several groups: each gets the time it is polled, not the round's start,
+    // and tx reads the clock again after the acquire that finds frames (queue_group.h), so that no
+    // frame leaves the wire before it was queued (one-way trials saw frames arrive up to 34 us
+    // before the GPU handed them over).
     uint64_t now = round_start;
     for (const Work& w : work) {
-      moved |= w.rx ? w.group->poll_rx(now) : w.group->poll_tx(now);
+      moved |= w.rx ? w.group->poll_rx(now) : w.group->poll_tx(now, &now_ns);
       now = now_ns();
     }
     return moved;
