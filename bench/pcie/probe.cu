@@ -34,13 +34,24 @@ enum Op : int {
   kReadBesideFenceSys,    // the odd blocks store and fence.sc.sys
   kReadBesideWrites,      // the odd blocks' 32 lanes store 16 bytes each into pinned memory
   kReadBesideAcquireGpu,  // the odd blocks load GPU memory and fence acquire at device scope
+  kReadLineOthersWrite,   // the odd blocks store into the line their even neighbour reads
+  kReadLineOthersRing,    // the same, each store after a fence.sc.sys (a doorbell)
   kOpCount
 };
 constexpr int kFirstMixed = kReadBesideFenceSys;
-const char* const kOpNames[kOpCount] = {"read_sys",           "read_acquire_sys",       "write_sys",
-                                        "write_fence_sys",    "write_fence_gpu",        "write_then_read",
-                                        "fence_sys_alone",    "gpu_write_fence_gpu",    "read_beside_fence_sys",
-                                        "read_beside_writes", "read_beside_acquire_gpu"};
+const char* const kOpNames[kOpCount] = {"read_sys",
+                                        "read_acquire_sys",
+                                        "write_sys",
+                                        "write_fence_sys",
+                                        "write_fence_gpu",
+                                        "write_then_read",
+                                        "fence_sys_alone",
+                                        "gpu_write_fence_gpu",
+                                        "read_beside_fence_sys",
+                                        "read_beside_writes",
+                                        "read_beside_acquire_gpu",
+                                        "read_line_others_write",
+                                        "read_line_others_ring"};
 
 // One thread's operation `op`, `iterations` times back to back.
 __device__ uint32_t run_op(int op, uint32_t iterations, uint32_t* mine, uint32_t* other, uint32_t* gpu_word) {
@@ -98,7 +109,13 @@ __device__ void disturb(int op, uint32_t* mine, uint32_t* gpu_word, uint4* wide,
       uint4* line = wide + size_t(blockIdx.x) * 32 + threadIdx.x;
       for (uint32_t i = 0; i < 64; ++i) *line = make_uint4(i, i, i, i);
     } else if (threadIdx.x == 0) {
-      acc += run_op(op == kReadBesideFenceSys ? kWriteFenceSys : kReadBesideAcquireGpu, 64, mine, mine, gpu_word);
+      const int own = op == kReadBesideFenceSys     ? kWriteFenceSys
+                      : op == kReadBesideAcquireGpu ? kReadBesideAcquireGpu
+                      : op == kReadLineOthersWrite  ? kWriteSys
+                                                    : kWriteFenceSys;
+      // The line-sharing ops store into the even neighbour's line (mine is one block's 2 lines).
+      uint32_t* target = op >= kReadLineOthersWrite ? mine - 2 * kLineWords : mine;
+      acc += run_op(own, 64, target, target, gpu_word);
     }
   }
   sink[blockIdx.x] = acc;
