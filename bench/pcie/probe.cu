@@ -29,6 +29,9 @@ enum Op : int {
   kWriteThenRead,     // the store, then a read of another pinned line
   kFenceSysAlone,     // fence.sc.sys with no store before it
   kGpuWriteFenceGpu,  // st into GPU memory, then fence.sc.gpu
+  kGlobalTimer,       // a read of %globaltimer (the loops' phase timing reads it)
+  kWarpReadFour,      // lanes 0-3 each load a pinned word of a line of its own, in one instruction (a GPU
+                      // agent's poll)
   // Half the blocks (the odd ones) disturb, the even ones read as read_sys does: whether what one
   // SM does slows another's reads across PCIe.
   kReadBesideFenceSys,    // the odd blocks store and fence.sc.sys
@@ -47,6 +50,8 @@ const char* const kOpNames[kOpCount] = {"read_sys",
                                         "write_then_read",
                                         "fence_sys_alone",
                                         "gpu_write_fence_gpu",
+                                        "global_timer",
+                                        "warp_read_four",
                                         "read_beside_fence_sys",
                                         "read_beside_writes",
                                         "read_beside_acquire_gpu",
@@ -88,6 +93,9 @@ __device__ uint32_t run_op(int op, uint32_t iterations, uint32_t* mine, uint32_t
         gword.store(i, cuda::memory_order_relaxed);
         __threadfence();
         break;
+      case kGlobalTimer:
+        acc += uint32_t(gnf::global_timer_ns());
+        break;
       case kReadBesideAcquireGpu:  // the disturber's part: the acquire a GPU poll makes once it found something
         acc += gword.load(cuda::memory_order_relaxed) + i;
         cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
@@ -128,6 +136,23 @@ __global__ void probe(int op, uint32_t iterations, uint32_t* pinned, uint32_t* d
   const bool mixed = op >= kFirstMixed;
   if (mixed && blockIdx.x % 2 == 1) {
     disturb(op, mine, gpu_word, wide, readers_done, (gridDim.x + 1) / 2, sink);
+    return;
+  }
+  if (op == kWarpReadFour) {
+    if (threadIdx.x >= 4) return;
+    // Lanes 0 and 1 this block's two lines, lanes 2 and 3 two lines of its part of `wide`.
+    uint32_t* line = threadIdx.x < 2
+                         ? mine + threadIdx.x * kLineWords
+                         : reinterpret_cast<uint32_t*>(wide + size_t(blockIdx.x) * 32 + (threadIdx.x - 2) * 8);
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_system> word(*line);
+    const uint64_t start = gnf::global_timer_ns();
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < iterations; ++i)
+      acc = __shfl_sync(0xFu, word.load(cuda::memory_order_relaxed) + acc, 0) + i;
+    if (threadIdx.x == 0) {
+      ns_out[blockIdx.x] = gnf::global_timer_ns() - start;
+      sink[blockIdx.x] = acc;
+    }
     return;
   }
   if (threadIdx.x != 0) return;

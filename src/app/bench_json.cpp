@@ -232,8 +232,8 @@ nlohmann::json model_bound_json(const nlohmann::json& cpu, const nlohmann::json&
 // nanoseconds a round and each of its phases took. Zeros on paths without it.
 template <size_t kPhases>
 nlohmann::json loop_json(const LoopPhases& a, const LoopPhases& b, double seconds, const char* const (&names)[kPhases]) {
-  const uint64_t rounds = b.rounds - a.rounds;
-  auto per_round = [&](uint64_t ns) { return rounds ? double(ns) / double(rounds) : 0.0; };
+  const uint64_t rounds = b.rounds - a.rounds, timed = b.timed_rounds - a.timed_rounds;
+  auto per_round = [&](uint64_t ns) { return timed ? double(ns) / double(timed) : 0.0; };
   nlohmann::json phases = nlohmann::json::object();
   for (size_t k = 0; k < kPhases; ++k) phases[names[k]] = per_round(b.ns[k] - a.ns[k]);
   return {{"rounds_per_s", seconds > 0 ? double(rounds) / seconds : 0.0},

@@ -26,7 +26,8 @@ constexpr size_t kAlign = 128;
 size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // The kernel publishes GpuPlaneCounters as an array of uint64_t: the driver's counters in the order
-// of bypass::Stat, then polls, the phases of a round (bypass::Phase), then the NF counters.
+// of bypass::Stat, then polls, the polls timed and the phases of those (bypass::Phase), then the NF
+// counters.
 using Words = DriverCounterValues;
 static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packets) == kTx * 8 &&
               offsetof(Words, nf_drops) == kNfDrops * 8 && offsetof(Words, to_host) == kToHost * 8 &&
@@ -36,7 +37,7 @@ static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packe
               offsetof(Words, tail_writes) == kTails * 8 && offsetof(Words, consumed) == kConsumed * 8 &&
               offsetof(Words, unrecorded) == kUnrecorded * 8 && sizeof(Words) == kStatCount * 8 &&
               kPhaseCount == kGpuDriverPhaseCount &&
-              sizeof(GpuPlaneCounters) == (kStatCount + 1 + kGpuDriverPhaseCount + nf::kMaxChainLength * nf::NfCounters::kMax) * 8);
+              sizeof(GpuPlaneCounters) == (kStatCount + 2 + kGpuDriverPhaseCount + nf::kMaxChainLength * nf::NfCounters::kMax) * 8);
 
 }  // namespace
 
@@ -184,6 +185,7 @@ DriverTotals GpuBypass::counters() const {
   std::memcpy(totals.nf, sum.nf, sizeof(totals.nf));
   LoopPhases loop;
   loop.rounds = sum.polls;
+  loop.timed_rounds = sum.timed_polls;
   std::copy(std::begin(sum.phase_ns), std::end(sum.phase_ns), loop.ns);
   totals.gpu_loop = loop.per_block(planes_);
   return totals;

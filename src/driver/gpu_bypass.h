@@ -24,6 +24,7 @@ namespace gnf::driver {
 // Counters each block publishes into pinned memory (one writer: the block's thread 0).
 struct GpuPlaneCounters : DriverCounterValues {
   uint64_t polls;  // loop iterations, a liveness signal
+  uint64_t timed_polls;  // the iterations phase_ns covers (PhaseLaps: a sample)
   uint64_t phase_ns[kGpuDriverPhaseCount];  // where the iterations' time went (kGpuDriverPhaseNames)
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax];
 };

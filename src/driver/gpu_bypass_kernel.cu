@@ -32,7 +32,8 @@ namespace {
 
 struct BlockShared {
   unsigned long long stats[kStatCount];
-  unsigned long long phase_ns[kPhaseCount];  // thread 0's PhaseLaps
+  unsigned long long timed_polls;            // thread 0's PhaseLaps: the rounds timed
+  unsigned long long phase_ns[kPhaseCount];  // and their phases
   unsigned long long nf_totals[nf::kMaxChainLength][nf::NfCounters::kMax];
   uint32_t warp_counts[kMaxBurst / kWarpSize];
   uint32_t port_room[nf::kMaxPorts];  // per output port: the burst's packets first, then how many fit
@@ -296,15 +297,17 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   __syncthreads();
 }
 
-// The layout of GpuPlaneCounters: counters, polls, phases, NF counters.
+// The layout of GpuPlaneCounters: counters, polls, polls timed, phases, NF counters.
 constexpr int kPollsWord = kStatCount;
-constexpr int kPhaseWords = kPollsWord + 1;
+constexpr int kTimedPollsWord = kPollsWord + 1;
+constexpr int kPhaseWords = kTimedPollsWord + 1;
 constexpr int kNfWords = kPhaseWords + kPhaseCount;
 
 // Thread 0: counters into pinned memory, where the host reads them while the kernel runs.
 __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, uint32_t chain_length, uint64_t polls) {
   for (int k = 0; k < kStatCount; ++k) out[k] = sh.stats[k];
   out[kPollsWord] = polls;
+  out[kTimedPollsWord] = sh.timed_polls;
   for (int k = 0; k < kPhaseCount; ++k) out[kPhaseWords + k] = sh.phase_ns[k];
   for (uint32_t e = 0; e < chain_length; ++e)
     for (int k = 0; k < nf::NfCounters::kMax; ++k) out[kNfWords + e * nf::NfCounters::kMax + k] = sh.nf_totals[e][k];
@@ -322,16 +325,19 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   // A restart carries on counting where the last run stopped.
   if (t == 0) {
     for (int k = 0; k < kStatCount; ++k) sh.stats[k] = out[k];
+    sh.timed_polls = out[kTimedPollsWord];
     for (int k = 0; k < kPhaseCount; ++k) sh.phase_ns[k] = out[kPhaseWords + k];
     for (uint32_t e = 0; e < nf::kMaxChainLength; ++e)
       for (int k = 0; k < nf::NfCounters::kMax; ++k) sh.nf_totals[e][k] = out[kNfWords + e * nf::NfCounters::kMax + k];
   }
   uint64_t iteration = out[kPollsWord];
   PhaseLaps laps;
-  laps.start();
   __syncthreads();
   for (;; ++iteration) {
-    if (t == 0) sh.stop = (iteration & 15) == 0 ? control->stop_requested() : 0;
+    if (t == 0) {
+      sh.stop = (iteration & 15) == 0 ? control->stop_requested() : 0;
+      if (laps.begin_round(iteration)) ++sh.timed_polls;
+    }
     __syncthreads();
     if (sh.stop) break;
     reclaim_all(plane, sh);

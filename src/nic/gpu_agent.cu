@@ -37,7 +37,7 @@ constexpr uint32_t kPublishEvery = 64;
 enum Stat : uint32_t {
   kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kTxBadDesc, kTxOverrun,
   kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory,
-  kRounds, kPhaseNs,
+  kRounds, kTimedRounds, kPhaseNs,
   kStatCount = kPhaseNs + GpuAgent::kPhaseCount
 };
 enum Phase : uint32_t { kPoll, kRxDecide, kRxCopy, kRxCommit, kTxDecide, kTxCopy, kTxCommit };
@@ -362,10 +362,10 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
   }
   __syncthreads();
   PhaseLaps laps;
-  laps.start();
   for (uint32_t round = 0;; ++round) {
     uint32_t produced = 0, rdt = 0, tdt = 0;
     if (control) {
+      if (lane == 0 && laps.begin_round(round)) ++stats[kTimedRounds];
       // The round's reads across PCIe in one instruction, one round trip: what the wire side
       // stored, the tails and the stop word, relaxed (sync/ordering.h: polling on the GPU).
       const uint32_t* word = stop;
@@ -533,6 +533,7 @@ LoopPhases GpuAgent::loops() const {
     const volatile uint64_t* v = u.stats;
     LoopPhases unit;
     unit.rounds = v[kRounds];
+    unit.timed_rounds = v[kTimedRounds];
     for (uint32_t k = 0; k < kPhaseCount; ++k) unit.ns[k] = v[kPhaseNs + k];
     sum.add(unit);
   }
