@@ -55,8 +55,8 @@ std::optional<HopByHopProblem> hop_by_hop_problem(const uint8_t* ip) {
   if (size > payload) return HopByHopProblem{0, 41};
   const uint32_t len = size - 2;
   const uint32_t stop = nf::L3FwdView::hop_by_hop_stop(ip + kOptionsAt, len, true);
-  const uint8_t* option = ip + kOptionsAt + stop;
   if (stop == len) return std::nullopt;
+  const uint8_t* option = ip + kOptionsAt + stop;
   if (stop + 1 >= len) return HopByHopProblem{0, kOptionsAt + stop};  // a type without a length
   if (stop + 2 + option[1] > len) return HopByHopProblem{0, kOptionsAt + stop + 1};
   if (option[0] >> 6 >= 2) return HopByHopProblem{2, kOptionsAt + stop};

@@ -4,9 +4,9 @@
 //   - Ethernet: to the input port's MAC (else dropped: another host's frame), or broadcast/multicast
 //     and ARP (to the host's slow path); other EtherTypes, 802.1Q tags included, are dropped.
 //   - IPv4: version, IHL, total length and header checksum checked (each failure dropped under its
-//     own counter); options a router acts on go to the host, as do packets for the router's addresses, broadcast and
-//     multicast; martian addresses are dropped. TTL <= 1 goes to the host (it sends ICMP time
-//     exceeded). Fragments are forwarded as any packet: a router does not reassemble.
+//     own counter); options a router acts on go to the host, as do packets for the router's
+//     addresses, broadcast and multicast; martian addresses are dropped. TTL <= 1 goes to the host
+//     (it sends ICMP time exceeded). Fragments are forwarded as any packet: a router does not reassemble.
 //   - IPv6: version and payload length checked; the extension header chain is walked (bounded) so a
 //     truncated one is dropped (a truncated Hop-by-Hop header in transit goes to the host, which
 //     answers it), and Hop-by-Hop options a router acts on go to the host; multicast and link-local
