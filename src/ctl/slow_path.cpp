@@ -1,6 +1,7 @@
 #include "ctl/slow_path.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "util/error.h"
@@ -38,39 +39,59 @@ std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
 
 bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
 
-// RFC 791 3.1: an option whose copied flag is clear travels in the first fragment only. Later ones
-// carry no-operations in its place (as Linux's ip_options_fragment does), so every header keeps its
-// length. l3fwd sends malformed options up as options, not as too big; the walk stops at one anyway.
-void nop_uncopied_options(uint8_t* options, uint32_t len) {
-  constexpr uint8_t kEnd = 0, kNop = 1, kCopied = 0x80;
-  for (uint32_t i = 0; i < len && options[i] != kEnd;) {
-    if (options[i] == kNop) {
-      ++i;
-      continue;
-    }
-    const uint32_t size = i + 1 < len ? options[i + 1] : 0;
-    if (size < 2 || i + size > len) return;
-    if (!(options[i] & kCopied)) std::memset(options + i, kNop, size);
-    i += size;
-  }
+// RFC 8200 4.2-4.3, RFC 4443 3.4: the parameter problem a Hop-by-Hop header (the first after the
+// IPv6 header: l3fwd drops it anywhere else) calls for, if any: code 0 at a header that runs past
+// the payload or an option that runs past the header, code 2 at an unknown option whose type's two
+// high bits are 10 or 11 (the latter not to a multicast destination: never in transit here).
+struct HopByHopProblem {
+  uint8_t code;
+  uint32_t pointer;  // from the IPv6 header's first byte
+};
+std::optional<HopByHopProblem> hop_by_hop_problem(const uint8_t* ip) {
+  constexpr uint32_t kOptionsAt = 42;  // behind the next header and length bytes
+  const uint32_t payload = load_be16(ip + 4);
+  if (payload < 2) return HopByHopProblem{0, 4};  // not even the header's length: the payload length is wrong
+  const uint32_t size = (ip[41] + 1u) * 8;
+  if (size > payload) return HopByHopProblem{0, 41};
+  const uint32_t len = size - 2;
+  const uint32_t stop = nf::L3FwdView::hop_by_hop_stop(ip + kOptionsAt, len, true);
+  if (stop == len) return std::nullopt;
+  const uint8_t* option = ip + kOptionsAt + stop;
+  if (stop + 1 >= len) return HopByHopProblem{0, kOptionsAt + stop};  // a type without a length
+  if (stop + 2 + option[1] > len) return HopByHopProblem{0, kOptionsAt + stop + 1};
+  if (option[0] >> 6 >= 2) return HopByHopProblem{2, kOptionsAt + stop};
+  return std::nullopt;  // 01: discarded silently
 }
 
 }  // namespace
 
 SlowPath::SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
-                   Transmit transmit)
-    : router_(router), view_(view), reader_(reader), port_macs_(std::move(port_macs)), transmit_(std::move(transmit)) {
-  view_.forward_router_alert = true;  // what the NF sent up for one is forwarded here (options())
+                   Transmit transmit, WallClock milliseconds)
+    : router_(router),
+      view_(view),
+      nf_view_(view),
+      reader_(reader),
+      port_macs_(std::move(port_macs)),
+      transmit_(std::move(transmit)),
+      milliseconds_(std::move(milliseconds)) {
+  view_.options_acted_on = true;  // what comes here with options has had them acted on (options())
+  nf_view_.options_acted_on = false;
+}
+
+uint64_t SlowPath::system_milliseconds() {
+  using namespace std::chrono;
+  return uint64_t(duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count());
 }
 
 // The counter the NF moves for this frame, which it processes (forwarding rewrites it). The slow
 // path reads the tables as a plane does: as a reader, for the grace periods of sync/readers.h.
-nf::L3FwdView::Counter SlowPath::classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port) {
+nf::L3FwdView::Counter SlowPath::classify(const nf::L3FwdView& view, uint16_t port, std::vector<uint8_t>& frame,
+                                          uint16_t& out_port) {
   nf::PacketRef ref{frame.data(), uint32_t(frame.size()), 0, port, port, nf::Verdict::Forward, nf::HostReason::Unspecified};
   nf::PacketBatch batch{&ref, 1};
   nf::NfCounters counters{};
   if (reader_) sync::reader_enter(reader_);
-  view_.process(batch, counters);
+  view.process(batch, counters);
   if (reader_) sync::reader_leave(reader_);
   out_port = ref.out_port;
   for (int c = 0; c < nf::L3FwdView::kCounterCount; ++c)
@@ -257,8 +278,8 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
 
 void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason) {
   const bool v4 = load_be16(&frame[12]) == 0x0800;
-  if (reason == nf::HostReason::Unspecified) {  // an NF that did not say: ask l3fwd now
-    const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
+  if (reason == nf::HostReason::Unspecified) {  // an NF that did not say: ask l3fwd now, as the NF would
+    const std::optional<nf::HostReason> now = forward_or_reason(port, frame, nf_view_);
     if (!now) return void(++counters_[kHeldForwarded]);
     reason = *now;
   }
@@ -285,33 +306,39 @@ void SlowPath::handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64
 }
 
 void SlowPath::options(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns) {
-  // l3fwd again, with router alerts forwarded: it forwards the packet or says what else it needs.
+  uint8_t* ip = frame.data() + 14;
+  if (load_be16(&frame[12]) == 0x0800) {
+    const OptionVerdict verdict = act_on_ipv4_options(ip, option_stamp(port, ip));
+    if (verdict.kind == OptionVerdict::kProblem) return send_error(port, frame, 12, 0, now_ns, verdict.pointer << 24);
+    if (verdict.kind == OptionVerdict::kSourceRoute) return void(++counters_[kSourceRoutesDropped]);
+  } else if (const std::optional<HopByHopProblem> problem = hop_by_hop_problem(ip)) {
+    return send_error(port, frame, 4, problem->code, now_ns, problem->pointer);
+  }
+  // l3fwd again, the options acted on: it forwards the packet or says what else it needs.
   const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
   if (!now) return void(++counters_[kOptionsForwarded]);
   if (*now != nf::HostReason::Options) return handle_transit(port, frame, now_ns, *now);
-  const uint8_t* ip = frame.data() + 14;
-  if (load_be16(&frame[12]) == 0x0800) {
-    const uint32_t len = (ip[0] & 0xfu) * 4 - 20;
-    const uint32_t stop = nf::L3FwdView::ipv4_option_stop(ip + 20, len, true);
-    const uint8_t type = stop < len ? ip[20 + stop] : 0;
-    if (stop < len && type != nf::L3FwdView::kIpv4OptionLsrr && type != nf::L3FwdView::kIpv4OptionSsrr)
-      return send_error(port, frame, 12, 0, now_ns, (20 + stop) << 24);  // malformed: the pointer at it
-  } else {  // a Hop-by-Hop header, the first after the IPv6 header (l3fwd drops it anywhere else)
-    const uint32_t len = (ip[41] + 1u) * 8 - 2;
-    const uint32_t stop = nf::L3FwdView::hop_by_hop_stop(ip + 42, len, true);
-    const uint8_t* option = ip + 42 + stop;
-    const bool whole = stop + 1 < len && stop + 2 + option[1] <= len;
-    // RFC 8200 4.2: the type's two high bits say what to do with an unknown option; 10 and 11
-    // (this one not to a multicast destination, never in transit here) ask for parameter problem.
-    if (whole && option[0] >> 6 >= 2) return send_error(port, frame, 4, 2, now_ns, 42 + stop);
-  }
-  ++counters_[kUnhandled];  // a source route, a malformed Hop-by-Hop option or one whose type says discard
+  ++counters_[kUnhandled];  // a Hop-by-Hop option whose type says discard
 }
 
-std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame) {
+OptionStamp SlowPath::option_stamp(uint16_t in_port, const uint8_t* ip) const {
+  // The router's address on the port a packet to `a` leaves by, else on the input port.
+  auto address_toward = [&](const uint8_t* a) {
+    const auto route = router_.lookup(address_at(a, 4));
+    std::optional<nf::IpAddress> address = route ? router_.address_on(route->port, 4) : std::nullopt;
+    if (!address) address = router_.address_on(in_port, 4);
+    return address ? address->ipv4() : 0u;
+  };
+  constexpr uint64_t kMillisecondsPerDay = 86'400'000;
+  return {address_toward(ip + 16), address_toward(ip + 12), uint32_t(milliseconds_() % kMillisecondsPerDay),
+          [this](uint32_t address) { return router_.is_local(nf::IpAddress::from_ipv4(address)); }};
+}
+
+std::optional<nf::HostReason> SlowPath::forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame,
+                                                          const nf::L3FwdView& view) {
   std::vector<uint8_t> copy = frame;
   uint16_t out_port = 0;
-  const nf::L3FwdView::Counter c = classify(in_port, copy, out_port);
+  const nf::L3FwdView::Counter c = classify(view, in_port, copy, out_port);
   if (c != nf::L3FwdView::kForwardedIpv4 && c != nf::L3FwdView::kForwardedIpv6) return nf::L3FwdView::reason_of(c);
   send(out_port, copy);
   return std::nullopt;

@@ -14,10 +14,13 @@
 //   - ICMP / ICMPv6 echo replies for the router's addresses (RFC 792, RFC 4443).
 //   - ICMP time exceeded when a TTL / hop limit would expire (so traceroute shows the router) and
 //     destination unreachable without a route; rate-limited as Linux does (a token bucket).
-//   - Options l3fwd does not pass: router alerts are forwarded (nothing here wants them, RFC 6398 3),
-//     a malformed IPv4 option gets parameter problem (RFC 1812 4.3.3.5), an unknown Hop-by-Hop
-//     option whose type says so parameter problem code 2 (RFC 8200 4.2); source routes (RFC 7126
-//     4.3) and the rest are dropped.
+//   - Options l3fwd does not pass: router alerts are forwarded (nothing here wants them, RFC 6398 3);
+//     IPv4 record route and timestamp are filled in and forwarded, a malformed IPv4 option gets
+//     parameter problem (RFC 1812 4.3.3.5, 5.3.13; ctl/ipv4_options.h); source routes are dropped
+//     and counted (RFC 7126 4.3-4.4, Linux's accept_source_route=0). A Hop-by-Hop header that runs
+//     past the packet or holds an option that runs past it gets parameter problem code 0 at the
+//     offending byte, an unknown option whose type says so code 2 (RFC 8200 4.2-4.3, RFC 4443
+//     3.4); one whose type says discard is dropped.
 //   - Next hops without a neighbour entry: the packet is held (at most kHeldPerNeighbour per next
 //     hop, kMaxPending next hops), an ARP request / neighbour solicitation goes out (again each
 //     second, three times); once the answer is learnt the held packets are forwarded, and if none
@@ -38,6 +41,7 @@
 #include <vector>
 
 #include "ctl/frames.h"
+#include "ctl/ipv4_options.h"
 #include "nf/l3fwd/l3fwd.h"
 #include "nf/l3fwd/router.h"
 
@@ -46,6 +50,9 @@ namespace gnf::ctl {
 class SlowPath {
  public:
   using Transmit = std::function<bool(uint16_t port, const std::vector<uint8_t>& frame)>;
+  // Milliseconds since the Unix epoch (UTC), for IPv4 timestamps (RFC 791: since midnight UT).
+  using WallClock = std::function<uint64_t()>;
+  static uint64_t system_milliseconds();
   static constexpr uint32_t kHeldPerNeighbour = 16;
   static constexpr uint32_t kMaxPending = 1024;
   static constexpr uint64_t kResolveRetryNs = 1'000'000'000;
@@ -62,7 +69,8 @@ class SlowPath {
     kUnreachable,
     kTooBig,       // ICMP fragmentation needed (IPv4 with DF) / packet too big (IPv6) sent
     kFragmented,   // IPv4 packets without DF cut to the output port's MTU
-    kOptionsForwarded,  // with a router alert, forwarded here
+    kOptionsForwarded,  // with options acted on here (router alert, record route, timestamp), forwarded
+    kSourceRoutesDropped,  // IPv4 loose or strict source routes, dropped as Linux does by default
     kParameterProblem,
     kRateLimited,
     kHeld,
@@ -77,14 +85,14 @@ class SlowPath {
   static constexpr const char* kCounterNames[kCounterCount] = {
       "arp_replies", "arp_requests", "nd_advertisements", "nd_solicitations", "neighbours_learnt",
       "echo_replies", "time_exceeded", "unreachable", "too_big", "fragmented", "options_forwarded",
-      "parameter_problem", "rate_limited", "held", "held_forwarded",
+      "source_routes_dropped", "parameter_problem", "rate_limited", "held", "held_forwarded",
       "held_dropped", "unhandled", "malformed", "tx_failed", "neighbours_refused"};
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
   // came up and forwards held packets with it.
   // `reader`: the slow path's reader slot (sync/readers.h), or null when the tables never change.
   SlowPath(nf::Router& router, const nf::L3FwdView& view, sync::ReaderSlot* reader, std::vector<Mac> port_macs,
-           Transmit transmit);
+           Transmit transmit, WallClock milliseconds = system_milliseconds);
 
   // A frame an NF sent up, and why (nf::HostReason): TTL expired, no route and no neighbour are
   // acted on as said; Unspecified asks the router again (an NF that does not say).
@@ -104,16 +112,22 @@ class SlowPath {
     uint32_t tries = 0;
   };
 
-  nf::L3FwdView::Counter classify(uint16_t port, std::vector<uint8_t>& frame, uint16_t& out_port);
+  nf::L3FwdView::Counter classify(const nf::L3FwdView& view, uint16_t port, std::vector<uint8_t>& frame,
+                                  uint16_t& out_port);
   void handle_arp(uint16_t port, const std::vector<uint8_t>& frame);
   void handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
   void handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
   bool handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& frame);
   // Why the NF punted a packet not for the router, and what to do about it.
   void handle_transit(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns, nf::HostReason reason);
-  // Runs l3fwd on a copy of `frame`: a frame it forwards now (its next hop resolved since the NF
-  // looked, or a held one) leaves (nullopt); otherwise why it would send it up.
-  std::optional<nf::HostReason> forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame);
+  // Runs l3fwd (`view`: by default the one that passes options acted on) on a copy of `frame`: a
+  // frame it forwards now (its next hop resolved since the NF looked, or a held one) leaves
+  // (nullopt); otherwise why it would send it up.
+  std::optional<nf::HostReason> forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame,
+                                                  const nf::L3FwdView& view);
+  std::optional<nf::HostReason> forward_or_reason(uint16_t in_port, const std::vector<uint8_t>& frame) {
+    return forward_or_reason(in_port, frame, view_);
+  }
   void hold(uint16_t in_port, std::vector<uint8_t> frame, uint64_t now_ns);
   // Learns `address` at `mac` as the rules above say (neighbours_refused counts what is not taken).
   void learn(uint16_t port, const nf::IpAddress& address, const Mac& mac);
@@ -125,6 +139,8 @@ class SlowPath {
                   uint32_t rest = 0);
   // A transit packet with options l3fwd does not pass (the list above).
   void options(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
+  // What the router writes into the IPv4 options of the packet at `ip`, come in on `in_port`.
+  OptionStamp option_stamp(uint16_t in_port, const uint8_t* ip) const;
   // A packet larger than its output port's MTU: an ICMP error, or (IPv4 without DF) fragments
   // forwarded or held as the packet would have been.
   void too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
@@ -133,10 +149,12 @@ class SlowPath {
   void send(uint16_t port, const std::vector<uint8_t>& frame);
 
   nf::Router& router_;
-  nf::L3FwdView view_;
+  nf::L3FwdView view_;     // passes the options the slow path has acted on
+  nf::L3FwdView nf_view_;  // as the NF runs it, for frames sent up without a reason
   sync::ReaderSlot* reader_;
   std::vector<Mac> port_macs_;
   Transmit transmit_;
+  WallClock milliseconds_;
   std::map<std::pair<uint16_t, std::array<uint8_t, 17>>, Pending> pending_;
   double tokens_ = 50;
   uint64_t tokens_ns_ = 0;

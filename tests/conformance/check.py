@@ -12,6 +12,10 @@ staged-persistent, bypass. Prints one line per row and variant; exits 1 if any f
 
 Each row runs alone (its own pcaps and config): rows change the router's state (learnt and held
 neighbours, the ICMP rate limit), and a row's counters are only its own that way.
+
+IPv4 timestamps the router writes (RFC 791: milliseconds since midnight UT) differ from run to run:
+a row names where they lie in the frames a port sends ("stamps"), and each must fall within the
+run; they are then zeroed (the header checksum, right as sent, made anew) as the table writes them.
 """
 import argparse
 import json
@@ -20,6 +24,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 COUNTER_GROUPS = ("l3fwd", "slow_path")
@@ -103,10 +108,43 @@ class Outcome:
     and forwarded frames may interleave differently on each path) and the router's counters, or
     why gnf did not run."""
 
-    def __init__(self, sent=None, counters=None, error=None):
+    def __init__(self, sent=None, counters=None, error=None, problems=None):
         self.sent = sent or {}
         self.counters = counters or {}
         self.error = error
+        self.problems = problems or []  # timestamps out of the run's time
+
+
+MS_PER_DAY = 86_400_000
+
+
+def ms_since_midnight(seconds):
+    return int(seconds * 1000) % MS_PER_DAY
+
+
+def ipv4_header_checksum(header):
+    total = sum(int.from_bytes(header[i:i + 2], "big") for i in range(0, len(header), 2))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
+
+
+def unstamped(frame, offsets, first_ms, last_ms):
+    """(the frame with the IPv4 timestamps at `offsets` zeroed and its header checksum made anew,
+    problems): each stamp must be milliseconds since midnight UT within [first_ms, last_ms] (the day
+    may turn between), and the header checksum right as sent."""
+    raw = bytearray(frame)
+    header = slice(14, 14 + (raw[14] & 0xf) * 4)
+    problems = [] if ipv4_header_checksum(raw[header]) == 0 else ["header checksum wrong: %s" % frame.hex()]
+    for at in offsets:
+        stamp = int.from_bytes(raw[at:at + 4], "big")
+        if (stamp - first_ms) % MS_PER_DAY > (last_ms - first_ms) % MS_PER_DAY:
+            problems.append("timestamp %d at byte %d is not within the run (%d-%d ms after midnight UT)" %
+                            (stamp, at, first_ms, last_ms))
+        raw[at:at + 4] = bytes(4)
+    raw[24:26] = bytes(2)
+    raw[24:26] = ipv4_header_checksum(raw[header]).to_bytes(2, "big")
+    return bytes(raw), problems
 
 
 def run_row(gnf, row, variant, out):
@@ -123,25 +161,35 @@ def run_row(gnf, row, variant, out):
     with open(config, "w") as f:
         f.write(CONFIG.format(path=path, driver=driver, data=DATA, ports=ports))
     summary_file = os.path.join(out, row["name"] + ".json")
+    first_ms = ms_since_midnight(time.time())
     try:
         proc = subprocess.run([gnf, "run", "--config", config, "--json", summary_file, "--quiet"],
                               capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
         return Outcome(error="gnf ran past 120 s")
+    last_ms = ms_since_midnight(time.time()) + 1  # the clock read after gnf's last read, truncated
     if proc.returncode != 0:
         return Outcome(error="gnf exited %d: %s" % (proc.returncode, proc.stderr.strip()[-2000:]))
     with open(summary_file) as f:
         summary = json.load(f)
     counters = {"l3fwd." + k: v for k, v in summary["nf"][0]["counters"].items() if v}
     counters.update({"slow_path." + k: v for k, v in summary.get("slow_path", {}).items() if v})
-    sent = {port: sorted(read_pcap(os.path.join(out, "%s-%s.pcap" % (row["name"], port)))) for port in PORTS}
-    return Outcome(sent, counters)
+    sent, problems = {}, []
+    for port in PORTS:
+        frames = read_pcap(os.path.join(out, "%s-%s.pcap" % (row["name"], port)))
+        offsets = row.get("stamps", {}).get(port)
+        if offsets:
+            frames = [unstamped(f, offsets, first_ms, last_ms) for f in frames]
+            problems += [p for _, frame_problems in frames for p in frame_problems]
+            frames = [f for f, _ in frames]
+        sent[port] = sorted(frames)
+    return Outcome(sent, counters, problems=problems)
 
 
 def expected_problems(row, outcome):
     """How the outcome differs from the row: counters (every nonzero one of l3fwd and the slow path
     named, at its value) and each port's frames, byte for byte."""
-    problems = []
+    problems = list(outcome.problems)
     if outcome.counters != row["counters"]:
         problems.append("counters %s, expected %s" % (outcome.counters, row["counters"]))
     for port in PORTS:

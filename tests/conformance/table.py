@@ -135,12 +135,13 @@ def ipv4_fragments(frame, mtu, first_options=None, later_options=None):
 
 
 class Row:
-    def __init__(self, name, clause, what, send, counters, out=None, xfail=None):
+    def __init__(self, name, clause, what, send, counters, out=None, xfail=None, stamps=None):
         self.name, self.clause, self.what = name, clause, what
         self.send = [s if len(s) == 3 else (s[0], s[1], 0.0) for s in send]  # (port, frame, seconds)
         self.counters = counters
         self.out = out or {}
         self.xfail = xfail
+        self.stamps = stamps  # port: frame offsets of the timestamps the router writes (zero in `out`)
 
 
 def west(frame):
@@ -204,6 +205,30 @@ def hbh(*options):
     return IPv6ExtHdrHopByHop(options=list(options))
 
 
+def ip4(address):
+    return bytes(int(b) for b in address.split("."))
+
+
+def with_option(option):
+    """A UDP packet to FAR4 with one IPv4 option (bytes), padded with end-of-list."""
+    return udp4(options=[IPOption(option)])
+
+
+def acted_on(name, clause, what, option, result, stamps=None):
+    """A row whose option the slow path fills in (`result`, timestamps zero) and forwards out of east."""
+    return Row(name, clause, what, west(with_option(option)),
+               {"l3fwd.to_host_options": 1, "slow_path.options_forwarded": 1},
+               {"east": [forwarded(with_option(result))]}, stamps={"east": stamps} if stamps else None)
+
+
+def hop_by_hop_patched(at, value):
+    """A UDP packet to FAR6 behind a Hop-by-Hop header of one PadN option (frame bytes 54-61), its
+    byte `at` set to `value`."""
+    raw = bytearray(udp6(ext=hbh(PadN(optdata=b"\0" * 4))))
+    raw[at] = value
+    return bytes(raw)
+
+
 def rows():
     request4 = echo4()
     request6 = echo6()
@@ -227,6 +252,11 @@ def rows():
     with_nops = udp4(options=[IPOption(b"\x01\x01\x01\x00")])
     router_alert4 = udp4(options=[IPOption(b"\x94\x04\x00\x00")])
     lsrr = udp4(options=[IPOption(b"\x83\x07\x04\x0a\x00\x01\x02\x00")])
+    ssrr = udp4(options=[IPOption(b"\x89\x07\x04\x0a\x00\x01\x02\x00")])
+    rr_bad_pointer = with_option(b"\x07\x07\x03" + bytes(4))
+    ts_wraps = with_option(b"\x44\x08\x09\xf0" + bytes(4))  # full, overflow 15
+    hbh_option_too_long = hop_by_hop_patched(57, 5)  # PadN of 5 bytes where 4 are left
+    hbh_past_packet = hop_by_hop_patched(55, 4)  # 40 bytes in a payload of 34
     bad_option = udp4(options=[IPOption(b"\x1e\x10\x00\x00")])  # 16 bytes long, in 4
     hbh_pad = udp6(ext=hbh(PadN(optdata=b"\0" * 4)))
     hbh_skip = udp6(ext=hbh(HBHOptUnknown(otype=0x1e, optdata=b"ab")))
@@ -347,7 +377,36 @@ def rows():
             west(router_alert4), {"l3fwd.to_host_options": 1, "slow_path.options_forwarded": 1},
             {"east": [forwarded(router_alert4)]}),
         Row("ipv4_source_route", "RFC 7126 4.3-4.4 (Linux: accept_source_route 0)", "loose source route: dropped",
-            west(lsrr), {"l3fwd.to_host_options": 1, "slow_path.unhandled": 1}),
+            west(lsrr), {"l3fwd.to_host_options": 1, "slow_path.source_routes_dropped": 1}),
+        Row("ipv4_strict_source_route", "RFC 7126 4.4 (Linux: accept_source_route 0)", "strict source route: dropped",
+            west(ssrr), {"l3fwd.to_host_options": 1, "slow_path.source_routes_dropped": 1}),
+        acted_on("ipv4_record_route", "RFC 1812 5.3.13.5, RFC 791 3.1",
+                 "record route: east's address in the next slot, the pointer on by 4",
+                 b"\x07\x0b\x04" + bytes(8), b"\x07\x0b\x08" + ip4(E4) + bytes(4)),
+        forwards("ipv4_record_route_full", "RFC 791 3.1", "record route with no room left: forwarded unchanged",
+                 with_option(b"\x07\x07\x08" + ip4(A4))),
+        Row("ipv4_record_route_bad_pointer", "RFC 1812 4.3.3.5, RFC 791 3.1",
+            "record route pointer below 4: parameter problem at the pointer",
+            west(rr_bad_pointer), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
+            {"west": [icmp4_error(rr_bad_pointer, 12, 0, 22 << 24)]}),
+        acted_on("ipv4_timestamp", "RFC 1812 5.3.13.6, RFC 791 3.1", "timestamp flag 0: the time, the pointer on by 4",
+                 b"\x44\x0c\x05\x00" + bytes(8), b"\x44\x0c\x09\x00" + bytes(8), [38]),
+        acted_on("ipv4_timestamp_with_address", "RFC 1812 5.3.13.6, RFC 791 3.1 (Linux: the address facing the source)",
+                 "timestamp flag 1: west's address and the time, the pointer on by 8",
+                 b"\x44\x0c\x05\x01" + bytes(8), b"\x44\x0c\x0d\x01" + ip4(W4) + bytes(4), [42]),
+        acted_on("ipv4_timestamp_prespecified_ours", "RFC 1812 5.3.13.6, RFC 791 3.1",
+                 "timestamp flag 3, the next address the router's: the time after it",
+                 b"\x44\x14\x05\x03" + ip4(E4) + bytes(4) + ip4(FAR4) + bytes(4),
+                 b"\x44\x14\x0d\x03" + ip4(E4) + bytes(4) + ip4(FAR4) + bytes(4), [42]),
+        acted_on("ipv4_timestamp_prespecified_theirs", "RFC 1812 5.3.13.6, RFC 791 3.1",
+                 "timestamp flag 3, the next address another router's: unchanged",
+                 b"\x44\x0c\x05\x03" + ip4(B4) + bytes(4), b"\x44\x0c\x05\x03" + ip4(B4) + bytes(4)),
+        acted_on("ipv4_timestamp_overflow", "RFC 791 3.1", "timestamp with no room left: its overflow counter goes up",
+                 b"\x44\x08\x09\x30" + bytes(4), b"\x44\x08\x09\x40" + bytes(4)),
+        Row("ipv4_timestamp_overflow_wraps", "RFC 791 3.1, RFC 1812 4.3.3.5 (Linux)",
+            "timestamp whose overflow counter would wrap: parameter problem at it",
+            west(ts_wraps), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
+            {"west": [icmp4_error(ts_wraps, 12, 0, 23 << 24)]}),
         Row("ipv4_bad_option", "RFC 1812 4.3.3.5, RFC 792", "a malformed option: parameter problem pointing at it",
             west(bad_option), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
             {"west": [icmp4_error(bad_option, 12, 0, 20 << 24)]}),
@@ -363,6 +422,14 @@ def rows():
         Row("hop_by_hop_unknown_discard_icmp", "RFC 8200 4.2", "unknown option, action 10: parameter problem 2",
             west(hbh_discard_icmp), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
             {"west": [icmp6_error(hbh_discard_icmp, ICMPv6ParamProblem(code=2, ptr=42))]}),
+        Row("hop_by_hop_option_past_header", "RFC 8200 4.2, RFC 4443 3.4",
+            "an option longer than its header: parameter problem 0 at its length",
+            west(hbh_option_too_long), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
+            {"west": [icmp6_error(hbh_option_too_long, ICMPv6ParamProblem(code=0, ptr=43))]}),
+        Row("hop_by_hop_header_past_packet", "RFC 8200 4.3, RFC 4443 3.4",
+            "a Hop-by-Hop header longer than the payload: parameter problem 0 at its length",
+            west(hbh_past_packet), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
+            {"west": [icmp6_error(hbh_past_packet, ICMPv6ParamProblem(code=0, ptr=41))]}),
         # MTU.
         forwards("mtu_fits", "RFC 1812 5.2.6", "a 1500-byte packet fits east's MTU: forwarded", fits),
         Row("df_too_big", "RFC 1191 4, RFC 1812 5.2.7.1", "DF and too big: fragmentation needed with the next-hop MTU",
@@ -426,7 +493,8 @@ def write(directory):
                 write_pcap(os.path.join(directory, "%s-%s.expected.pcap" % (row.name, port)),
                            [(0.0, frame) for frame in row.out[port]])
         manifest.append({"name": row.name, "clause": row.clause, "what": row.what, "counters": row.counters,
-                         **({"xfail": row.xfail} if row.xfail else {})})
+                         **({"xfail": row.xfail} if row.xfail else {}),
+                         **({"stamps": row.stamps} if row.stamps else {})})
     with open(os.path.join(directory, "manifest.json"), "w") as f:
         json.dump({"rows": manifest}, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -290,12 +290,39 @@ TEST(L3Fwd, MalformedIpv4IsDroppedUnderItsOwnCauseOrPunted) {
 TEST(L3Fwd, Ipv4OptionsARouterNeedNotSeeAreForwarded) {
   NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
   std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.0.1", 64, 72);
-  f[14] = 0x47;  // 8 bytes of options: NOP, record route (7 bytes, empty)
-  f[34] = 1, f[35] = 7, f[36] = 7, f[37] = 4;
+  f[14] = 0x47;  // 8 bytes of options: NOP, record route (7 bytes, full: its pointer past its length)
+  f[34] = 1, f[35] = 7, f[36] = 7, f[37] = 8;
   put_ipv4_checksum(f);
   const Outcome o = run(chain, f);
   EXPECT_EQ(counter_of(o), L3FwdView::kForwardedIpv4);
   EXPECT_EQ(f[22], 63);  // TTL
+}
+
+// Record route with room left and timestamps are filled in by the slow path (RFC 1812 5.3.13.5-6),
+// whose own view passes them once it has.
+TEST(L3Fwd, RecordRouteWithRoomAndTimestampsGoToTheHost) {
+  NfChain chain = make_router("198.18.0.0/15 10.0.1.2\n");
+  auto with_option = [](uint8_t type, uint8_t pointer) {
+    std::vector<uint8_t> f = ipv4_frame("10.0.0.5", "198.18.0.1", 64, 72);
+    f[14] = 0x47;  // 8 bytes of options: one of 7 (an address's room), then end of list
+    f[34] = type, f[35] = 7, f[36] = pointer, f[41] = 0;
+    put_ipv4_checksum(f);
+    return f;
+  };
+  std::vector<uint8_t> room = with_option(7, 4), bad_pointer = with_option(7, 2), full_timestamp = with_option(68, 8);
+  EXPECT_EQ(counter_of(run(chain, room)), L3FwdView::kToHostOptions);
+  EXPECT_EQ(counter_of(run(chain, bad_pointer)), L3FwdView::kToHostOptions);      // below 4: malformed
+  EXPECT_EQ(counter_of(run(chain, full_timestamp)), L3FwdView::kToHostOptions);   // full: its overflow counts
+  L3FwdView acted_on = chain.view().elements[0].l3fwd;
+  acted_on.options_acted_on = true;
+  for (uint8_t type : {7, 68}) {
+    std::vector<uint8_t> f = with_option(type, 5);
+    PacketRef p{f.data(), uint32_t(f.size()), 0, 0, 0, Verdict::Forward, HostReason::Unspecified};
+    PacketBatch batch{&p, 1};
+    NfCounters counters{};
+    acted_on.process(batch, counters);
+    EXPECT_EQ(counters.value[L3FwdView::kForwardedIpv4], 1u) << int(type);
+  }
 }
 
 TEST(L3Fwd, FragmentsAreForwardedLikeAnyPacket) {
@@ -331,6 +358,19 @@ TEST(L3Fwd, Ipv6ExtensionHeadersAreWalkedAndTruncatedOnesDropped) {
   discard_unknown[56] = 0x80, discard_unknown[57] = 0;  // unknown, "discard and say so"
   EXPECT_EQ(counter_of(run(chain, discard_unknown)), L3FwdView::kToHostOptions);
   EXPECT_EQ(counter_of(run(chain, bad_payload_length)), L3FwdView::kDropBadLength);
+}
+
+// A Hop-by-Hop header that runs past the payload is the slow path's to answer (parameter problem,
+// RFC 8200 4.3) in transit; to the router itself it is dropped as any truncated header.
+TEST(L3Fwd, ATruncatedHopByHopHeaderInTransitGoesToTheHost) {
+  NfChain chain = make_router("2001:db8:100::/40 2001:db8:1::2\n");
+  for (auto [dst, expected] : {std::pair{"2001:db8:100::1", L3FwdView::kToHostOptions},
+                                {"2001:db8::1", L3FwdView::kDropBadExtHeader}}) {
+    std::vector<uint8_t> f = ipv6_frame("2001:db8::5", dst, 64, 0, 54 + 32);
+    f[54] = 17;
+    f[55] = 9;  // 80 bytes in a 32-byte payload
+    EXPECT_EQ(counter_of(run(chain, f)), expected) << dst;
+  }
 }
 
 // The router's addresses come from netlink too (ctl/netlink_sync.cpp calls add_address and

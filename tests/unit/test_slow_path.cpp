@@ -8,6 +8,8 @@
 #include "ctl/frames.h"
 #include "ctl/slow_path.h"
 #include "nf/l3fwd/l3fwd.h"
+#include "wire/bytes.h"
+#include "wire/checksum.h"
 
 namespace gnf {
 namespace {
@@ -189,6 +191,56 @@ TEST(SlowPath, ErrorsQuoteTheDatagramAndNeverAnswerALaterFragment) {
   rig.slow->handle(0, later, 2'000'000'000, nf::HostReason::TtlExpired);
   EXPECT_EQ(rig.sent.size(), 1u);
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kTimeExceeded), 1u);
+}
+
+// `frame` (IPv4, no options) with `options` (a multiple of 4 bytes) behind its header.
+std::vector<uint8_t> with_ipv4_options(std::vector<uint8_t> f, const std::vector<uint8_t>& options) {
+  f.insert(f.begin() + 34, options.begin(), options.end());
+  f[14] = uint8_t(0x45 + options.size() / 4);
+  const uint32_t total = uint32_t(f[16] << 8 | f[17]) + uint32_t(options.size());
+  f[16] = uint8_t(total >> 8), f[17] = uint8_t(total);
+  f[24] = f[25] = 0;
+  wire::store_be16(&f[24], wire::checksum_finish(wire::checksum_add(0, &f[14], 20 + options.size())));
+  return f;
+}
+
+TEST(SlowPath, RecordsTheRouteAndDropsSourceRoutesUnderTheirOwnCounter) {
+  Rig rig("R192.0.2.0/24 1\n");
+  rig.slow->handle(0, with_ipv4_options(udp_to(192, 0, 2, 1), {7, 7, 4, 0, 0, 0, 0, 0}), 1, nf::HostReason::Options);
+  ASSERT_EQ(rig.sent.size(), 1u);
+  const std::vector<uint8_t>& f = rig.sent[0].second;
+  EXPECT_EQ(rig.sent[0].first, 1);
+  EXPECT_EQ(f[36], 8);                                                   // the pointer, one address on
+  EXPECT_EQ(std::vector<uint8_t>(&f[37], &f[41]), (std::vector<uint8_t>{10, 0, 1, 1}));  // port 1's address
+  EXPECT_EQ(f[22], 63);
+  EXPECT_EQ(wire::checksum_finish(wire::checksum_add(0, &f[14], 28)), 0);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kOptionsForwarded), 1u);
+  rig.slow->handle(0, with_ipv4_options(udp_to(192, 0, 2, 1), {131, 7, 4, 10, 0, 1, 2, 0}), 2, nf::HostReason::Options);
+  EXPECT_EQ(rig.sent.size(), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kSourceRoutesDropped), 1u);
+}
+
+TEST(SlowPath, AMalformedHopByHopHeaderGetsParameterProblemAtTheOffendingByte) {
+  Rig rig("2001:db8:100::/40 2001:db8:1::2\n");
+  std::vector<uint8_t> option_too_long = udp6(40 + 16);
+  option_too_long[20] = 0;                                     // Hop-by-Hop first
+  option_too_long[54] = 17, option_too_long[55] = 0;           // 8 bytes, then UDP
+  option_too_long[56] = 0x1e, option_too_long[57] = 5;         // a skippable option of 5 bytes in 4
+  std::vector<uint8_t> header_too_long = option_too_long;
+  header_too_long[56] = 1, header_too_long[57] = 4;            // PadN to the end, but the header says 16 bytes
+  header_too_long[55] = 1;
+  header_too_long[19] = 8;                                     // in a payload of 8
+  header_too_long.resize(14 + 48);
+  for (auto [frame, pointer] : {std::pair{&option_too_long, 43u}, {&header_too_long, 41u}}) {
+    rig.sent.clear();
+    rig.slow->handle(0, *frame, 1, nf::HostReason::Options);
+    ASSERT_EQ(rig.sent.size(), 1u) << pointer;
+    const uint8_t* icmp = rig.sent[0].second.data() + 54;
+    EXPECT_EQ(icmp[0], 4) << pointer;  // parameter problem
+    EXPECT_EQ(icmp[1], 0) << pointer;  // erroneous header field
+    EXPECT_EQ(wire::load_be32(icmp + 4), pointer);
+  }
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kParameterProblem), 2u);
 }
 
 }  // namespace

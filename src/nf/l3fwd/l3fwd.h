@@ -4,11 +4,12 @@
 //   - Ethernet: to the input port's MAC (else dropped: another host's frame), or broadcast/multicast
 //     and ARP (to the host's slow path); other EtherTypes, 802.1Q tags included, are dropped.
 //   - IPv4: version, IHL, total length and header checksum checked (each failure dropped under its
-//     own counter); options go to the host, as do packets for the router's addresses, broadcast and
-//     multicast; martian addresses are dropped. TTL <= 1 goes to the host (it sends ICMP time
-//     exceeded). Fragments are forwarded as any packet: a router does not reassemble.
+//     own counter); options a router acts on go to the host, as do packets for the router's
+//     addresses, broadcast and multicast; martian addresses are dropped. TTL <= 1 goes to the host
+//     (it sends ICMP time exceeded). Fragments are forwarded as any packet: a router does not reassemble.
 //   - IPv6: version and payload length checked; the extension header chain is walked (bounded) so a
-//     truncated one is dropped, and Hop-by-Hop options go to the host; multicast and link-local
+//     truncated one is dropped (a truncated Hop-by-Hop header in transit goes to the host, which
+//     answers it), and Hop-by-Hop options a router acts on go to the host; multicast and link-local
 //     destinations go to the host; hop limit <= 1 goes to the host.
 //   - Longest-prefix match on the destination gives a next hop (next_hop.h); its MAC comes from the
 //     neighbour table (or the route itself for DPDK-style port routes); unresolved next hops and
@@ -67,7 +68,8 @@ struct L3FwdView {
     kToHostNoRoute,
     kToHostNoNeighbour,  // next hop not resolved (yet)
     kToHostOptions,      // IPv4 options or IPv6 Hop-by-Hop options a router must look at (router alert,
-                         // source routes, ones it does not know that say "discard"), or malformed ones
+                         // record route, timestamp, source routes, ones it does not know that say
+                         // "discard"), or malformed ones
     kToHostTooBig,       // larger than the output port's MTU (RFC 1812 5.2.6-7, RFC 4443 3.2)
     kDropNotIp,
     kDropOtherHost,      // unicast to another MAC
@@ -89,9 +91,10 @@ struct L3FwdView {
   uint16_t mtu[kMaxPorts];  // per output port (NfContext::port_mtu); 0: no limit
   uint16_t ports;
   bool check_dst_mac;
-  // Router alerts (RFC 2113, RFC 2711) go to the host unless this is set: the slow path's own copy
-  // of the view sets it to forward those nothing on the host wants (RFC 6398 3).
-  bool forward_router_alert;
+  // Router alerts (RFC 2113, RFC 2711), record route and timestamp options go to the host unless
+  // this is set: the slow path's own copy of the view sets it once it has acted on them (filled in
+  // record route and timestamp; nothing on the host wants a router alert, RFC 6398 3).
+  bool options_acted_on;
 
   GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
     for (uint32_t i = 0; i < batch.count; ++i) {
@@ -118,13 +121,16 @@ struct L3FwdView {
     }
   }
 
-  static constexpr uint8_t kIpv4OptionEnd = 0, kIpv4OptionNop = 1, kIpv4OptionLsrr = 131, kIpv4OptionSsrr = 137,
+  static constexpr uint8_t kIpv4OptionEnd = 0, kIpv4OptionNop = 1, kIpv4OptionRecordRoute = 7,
+                           kIpv4OptionTimestamp = 68, kIpv4OptionLsrr = 131, kIpv4OptionSsrr = 137,
                            kIpv4OptionRouterAlert = 148, kHopByHopRouterAlert = 5;
 
   // The offset of the first IPv4 option (RFC 791) a router does not forward as it is, or `len` if
-  // there is none: a router alert (RFC 2113; unless `forward_router_alert`), a source route (RFC
-  // 7126 4.3: dropped or handled, never passed blindly), or a malformed option.
-  GNF_HD static uint32_t ipv4_option_stop(const uint8_t* o, uint32_t len, bool forward_router_alert) {
+  // there is none: a source route (RFC 7126 4.3: dropped or handled, never passed blindly), a
+  // malformed option, and unless `options_acted_on` a router alert (RFC 2113), a timestamp (stamped
+  // or its overflow counted, RFC 791) or a record route with room left (a full one, its pointer past
+  // its length, travels on as it is).
+  GNF_HD static uint32_t ipv4_option_stop(const uint8_t* o, uint32_t len, bool options_acted_on) {
     for (uint32_t i = 0; i < len;) {
       const uint8_t type = o[i];
       if (type == kIpv4OptionEnd) return len;
@@ -133,8 +139,11 @@ struct L3FwdView {
         continue;
       }
       if (i + 1 >= len || o[i + 1] < 2 || i + o[i + 1] > len) return i;
-      if (type == kIpv4OptionLsrr || type == kIpv4OptionSsrr || (type == kIpv4OptionRouterAlert && !forward_router_alert))
-        return i;
+      if (type == kIpv4OptionLsrr || type == kIpv4OptionSsrr) return i;
+      const bool full_record_route = type == kIpv4OptionRecordRoute && o[i + 1] >= 3 && o[i + 2] > o[i + 1];
+      const bool for_the_host = type == kIpv4OptionRouterAlert || type == kIpv4OptionTimestamp ||
+                                (type == kIpv4OptionRecordRoute && !full_record_route);
+      if (for_the_host && !options_acted_on) return i;
       i += o[i + 1];
     }
     return len;
@@ -142,8 +151,8 @@ struct L3FwdView {
 
   // The offset of the first Hop-by-Hop option (RFC 8200 4.2) that does not let the packet pass, or
   // `len` if there is none: not padding, nor an unknown one whose type says "skip" (the two high bits
-  // 00), a router alert (RFC 2711; unless `forward_router_alert`), or a malformed option.
-  GNF_HD static uint32_t hop_by_hop_stop(const uint8_t* o, uint32_t len, bool forward_router_alert) {
+  // 00), a router alert (RFC 2711; unless `options_acted_on`), or a malformed option.
+  GNF_HD static uint32_t hop_by_hop_stop(const uint8_t* o, uint32_t len, bool options_acted_on) {
     constexpr uint8_t kPad1 = 0;
     for (uint32_t i = 0; i < len;) {
       const uint8_t type = o[i];
@@ -152,7 +161,7 @@ struct L3FwdView {
         continue;
       }
       if (i + 1 >= len || i + 2 + o[i + 1] > len) return i;
-      if ((type == kHopByHopRouterAlert && !forward_router_alert) || (type >> 6) != 0) return i;
+      if ((type == kHopByHopRouterAlert && !options_acted_on) || (type >> 6) != 0) return i;
       i += 2 + o[i + 1];
     }
     return len;
@@ -193,7 +202,7 @@ struct L3FwdView {
     // After the local check: options or an expiring TTL on a packet for the router are its business.
     // Other options travel on (RFC 1812 5.3.1: a router forwards them).
     const uint32_t options = ihl - net::kIpv4MinHeaderBytes;
-    if (options != 0 && ipv4_option_stop(ip + net::kIpv4MinHeaderBytes, options, forward_router_alert) != options)
+    if (options != 0 && ipv4_option_stop(ip + net::kIpv4MinHeaderBytes, options, options_acted_on) != options)
       return kToHostOptions;
     if (ip[8] <= 1) return kToHostTtl;
     if (too_big(hop.port, total)) return kToHostTooBig;
@@ -217,12 +226,13 @@ struct L3FwdView {
     if (src[0] == 0xff || loopback_or_unspecified_ipv6(src) || loopback_or_unspecified_ipv6(dst)) return kDropMartian;
     if (dst[0] == 0xff || (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80)) return kToHostLocal;  // multicast, link-local
     if (src[0] == 0xfe && (src[1] & 0xc0) == 0x80) return kDropMartian;  // link-local source: never forwarded
-    const Counter chain = check_extension_headers(ip, end, forward_router_alert);
     uint32_t index;
     if (!lpm6_lookup(tables.lpm6, dst, index)) return kToHostNoRoute;
     NextHop hop;
     if (!next_hop_at(tables.next_hops, index, hop)) return kToHostNoRoute;
-    if (hop.kind == NextHopKind::Local) return chain == kDropBadExtHeader ? chain : kToHostLocal;
+    const bool local = hop.kind == NextHopKind::Local;
+    const Counter chain = check_extension_headers(ip, end, options_acted_on, !local);
+    if (local) return chain == kDropBadExtHeader ? chain : kToHostLocal;
     if (hop.kind == NextHopKind::Blackhole) return kDropBlackhole;
     if (chain != kForwardedIpv6) return chain;
     if (ip[7] <= 1) return kToHostTtl;
@@ -236,9 +246,12 @@ struct L3FwdView {
 
   GNF_HD bool too_big(uint16_t port, uint32_t ip_bytes) const { return port < kMaxPorts && mtu[port] && ip_bytes > mtu[port]; }
 
-  // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop, kDropBadExtHeader
-  // for a header that runs past the payload or a chain longer than 8, else kForwardedIpv6.
-  GNF_HD static Counter check_extension_headers(const uint8_t* ip, uint32_t end, bool forward_router_alert) {
+  // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop options the
+  // router must look at, kDropBadExtHeader for a header that runs past the payload or a chain longer
+  // than 8, else kForwardedIpv6. A Hop-by-Hop header that runs past the payload of a packet `in_transit`
+  // goes to the host too, which answers it with parameter problem (RFC 8200 4.3, RFC 4443 3.4).
+  GNF_HD static Counter check_extension_headers(const uint8_t* ip, uint32_t end, bool options_acted_on,
+                                                bool in_transit) {
     uint8_t next = ip[6];
     uint32_t at = net::kIpv6HeaderBytes;
     for (int headers = 0;; ++headers) {
@@ -247,11 +260,13 @@ struct L3FwdView {
                              next == kIpv6Hip || next == kIpv6Shim6;
       if (!extension) return kForwardedIpv6;
       if (next == net::kIpv6HopByHop && headers != 0) return kDropBadExtHeader;
-      if (headers == 8 || at + 8 > end) return kDropBadExtHeader;
+      const Counter cut = next == net::kIpv6HopByHop && in_transit ? kToHostOptions : kDropBadExtHeader;
+      if (headers == 8) return kDropBadExtHeader;
+      if (at + 8 > end) return cut;
       const uint32_t len = next == kIpv6Fragment ? 8 : next == kIpv6Auth ? (ip[at + 1] + 2u) * 4 : (ip[at + 1] + 1u) * 8;
-      if (at + len > end) return kDropBadExtHeader;
+      if (at + len > end) return cut;
       // Hop-by-Hop travels on (RFC 8200 4.3) unless an option in it is for the router.
-      if (next == net::kIpv6HopByHop && hop_by_hop_stop(ip + at + 2, len - 2, forward_router_alert) != len - 2)
+      if (next == net::kIpv6HopByHop && hop_by_hop_stop(ip + at + 2, len - 2, options_acted_on) != len - 2)
         return kToHostOptions;
       if (next == kIpv6Fragment) return kForwardedIpv6;  // the rest may be in other fragments
       next = ip[at];
