@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 12 device run 14: the GPU tests and rows after the loops' phases are timed every 16th round.
+# Session 12 device run 15: the tests stage on the final code (p12-options merged) and rows.
 set -u
 source devrun/common.sh
-timeout -k 5 420 bash scripts/gpu-tests.sh $R/t .bundle tests 2>&1 | head -8 | tee -a $S
+timeout -k 5 420 bash scripts/gpu-tests.sh $R/t .bundle tests 2>&1 | tee -a $S
 grep -hE "^one-way|Failure|FAILED  \]|PASSED" $R/t/gpu_tests.log | head -12 | tee -a $S
 B q4-1pct --path bypass --speed 100 --queues 4 --nic-threads 2 --load 1
 B q16-1pct --path bypass --speed 100 --queues 16 --nic-threads 8 --load 1
