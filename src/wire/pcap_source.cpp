@@ -66,8 +66,11 @@ Next PcapSource::next(Frame& out) {
     const u_char* data = nullptr;
     int rc = pcap_next_ex(pcap_, &hdr, &data);
     if (rc == 1) {
-      // Opened with nanosecond precision, so tv_usec holds nanoseconds.
-      uint64_t record_ns = uint64_t(hdr->ts.tv_sec) * 1'000'000'000ull + uint64_t(hdr->ts.tv_usec);
+      // Opened with nanosecond precision, so tv_usec holds nanoseconds. The file's seconds are an
+      // unsigned 32-bit field that libpcap hands over as a signed time_t: read it back as the file
+      // has it (0xffffffff is 2106, not -1 s).
+      const uint64_t record_ns =
+          uint64_t(uint32_t(hdr->ts.tv_sec)) * 1'000'000'000ull + uint64_t(uint32_t(hdr->ts.tv_usec));
       if (!have_first_) {
         have_first_ = true;
         first_record_ns_ = record_ns;
@@ -109,8 +112,11 @@ uint64_t PcapSource::schedule(uint64_t record_ns) const {
     }
     case PcapSourceOptions::Timing::Original:
       // A record stamped before the first one (files need not be sorted) goes out at once.
-      uint64_t offset = record_ns > first_record_ns_ ? record_ns - first_record_ns_ : 0;
-      return start_ns_ + uint64_t(pass_) * span_ns_ + offset;
+      const uint64_t offset = record_ns > first_record_ns_ ? record_ns - first_record_ns_ : 0;
+      // A file spanning a century, repeated, runs past 2^64 ns: such frames wait forever rather
+      // than wrap round to before the start.
+      const unsigned __int128 at = (unsigned __int128)start_ns_ + (unsigned __int128)pass_ * span_ns_ + offset;
+      return at > UINT64_MAX ? UINT64_MAX : uint64_t(at);
   }
   return 0;
 }

@@ -222,6 +222,21 @@ TEST(PcapSource, OriginalTimingKeepsInterRecordGapsAcrossRepeats) {
   for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].time_ns, want[i]) << "frame " << i;
 }
 
+// The pcap format's seconds are an unsigned 32-bit field, which libpcap hands over as a signed
+// time_t: 0xffffffff came back as -1 s and scheduled the frame before the start (pcap_reader_fuzz).
+TEST(PcapSource, OriginalTimingOfTheLargestTimestampsNeverWrapsBeforeTheStart) {
+  TempDir dir;
+  std::string path = dir.file("far.pcap");
+  write_pcap(path, kDltEn10mb,
+             {{0, 0, make_frame(60, 1)}, {0xffffffffu, 999'999'999, make_frame(60, 2)}, {1, 0, make_frame(60, 3)}});
+  PcapSource src({.file = path, .timing = PcapSourceOptions::Timing::Original, .repeat = 1000});
+  src.start(1'000'000);
+  Frame fr;
+  uint64_t frames = 0;
+  for (; frames < 3000 && src.next(fr) == wire::Next::Frame; ++frames) EXPECT_GE(fr.time_ns, 1'000'000u) << frames;
+  EXPECT_EQ(frames, 3000u);
+}
+
 TEST(PcapSource, RateTimingAt1MppsSpacesFrames1000ns) {
   TempDir dir;
   std::string path = dir.file("rate.pcap");
