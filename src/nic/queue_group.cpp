@@ -344,13 +344,13 @@ bool QueueGroup::poll_tx(uint64_t now_ns, Clock live_clock) {
   return moved;
 }
 
-// One round of transmit DMA over this group's tx queues: fetch what each has pending (up to a
-// burst), as much as the tx packet buffer takes, send it, write back and move the heads.
 // The time to send frames an acquire just found (poll_tx).
 static uint64_t after_acquire(uint64_t now_ps, QueueGroup::Clock live_clock) {
   return live_clock ? std::max(now_ps, live_clock() * 1000) : now_ps;
 }
 
+// One round of transmit DMA over this group's tx queues: fetch what each has pending (up to a
+// burst), as much as the tx packet buffer takes, send it, write back and move the heads.
 bool QueueGroup::transmit_rings(uint64_t now_ps, Clock live_clock) {
   bool moved = false;
   const PortOptions& o = port_.options();

@@ -10,8 +10,8 @@
 
 #include "driver/driver.h"
 #include "nf/tables.h"
-#include "nic/gpu_agent.h"
 #include "nic/port.h"
+#include "util/loop_phases.h"
 #include "wire/link.h"
 
 namespace gnf::path {

@@ -186,9 +186,8 @@ GNF_INLINE void fence_after_barrier() {
 #endif
 }
 
-// A doorbell rung by one thread for what its whole block wrote (see above). On the host: the
-// release store of a single writer.
-// On the GPU the fence then a relaxed store (the release pattern); on the host a release store.
+// A store that follows fence_after_barrier(): on the GPU a relaxed store (with the fence, the
+// release pattern); on the host, where no fence went before, a release store.
 template <typename T>
 GNF_INLINE void store_after_fence_sys(T* word, typename ordering_detail::Exactly<T>::type value) {
 #if defined(__CUDA_ARCH__)
@@ -198,6 +197,8 @@ GNF_INLINE void store_after_fence_sys(T* word, typename ordering_detail::Exactly
 #endif
 }
 
+// A doorbell rung by one thread for what its whole block wrote (see above). On the host: the
+// release store of a single writer.
 template <typename T>
 GNF_INLINE void publish_after_barrier(T* word, typename ordering_detail::Exactly<T>::type value) {
   fence_after_barrier();

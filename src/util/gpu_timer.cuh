@@ -10,10 +10,6 @@ __device__ __forceinline__ uint64_t global_timer_ns() {
   return t;
 }
 
-}  // namespace gnf
-
-namespace gnf {
-
 // One thread times a loop's rounds phase by phase (util/loop_phases.h): lap() adds the time since
 // the last lap to a phase's total. A clock read costs about 120 ns on the H100 (gnf-pcie-probe), a
 // tenth of a GPU agent's round at six laps, so only every kEvery-th round is timed.

@@ -1,7 +1,7 @@
 // Where a persistent GPU loop's time goes (the bypass driver's, the GPU agent's): how often it went
 // round and the nanoseconds each named phase took in the rounds timed (the phases cover the whole
-// round), per block on average. A diagnostic: a loop's round time bounds the latency it adds, and its phases say what to
-// make cheaper.
+// round), per block on average. A diagnostic: a loop's round time bounds the latency it adds, and
+// its phases say what to make cheaper.
 #pragma once
 #include <cstdint>
 
