@@ -32,6 +32,8 @@ enum Op : int {
   kGlobalTimer,       // a read of %globaltimer (the loops' phase timing reads it)
   kWarpReadFour,      // lanes 0-3 each load a pinned word of a line of its own, in one instruction (a GPU
                       // agent's poll)
+  kReadSharedWord,    // every block reads one and the same pinned word (a stop flag all blocks poll)
+  kReadSharedLine,    // block b reads word b % 32 of one shared 128-byte line
   // Half the blocks (the odd ones) disturb, the even ones read as read_sys does: whether what one
   // SM does slows another's reads across PCIe.
   kReadBesideFenceSys,    // the odd blocks store and fence.sc.sys
@@ -52,6 +54,8 @@ const char* const kOpNames[kOpCount] = {"read_sys",
                                         "gpu_write_fence_gpu",
                                         "global_timer",
                                         "warp_read_four",
+                                        "read_shared_word",
+                                        "read_shared_line",
                                         "read_beside_fence_sys",
                                         "read_beside_writes",
                                         "read_beside_acquire_gpu",
@@ -156,8 +160,12 @@ __global__ void probe(int op, uint32_t iterations, uint32_t* pinned, uint32_t* d
     return;
   }
   if (threadIdx.x != 0) return;
+  // The shared ops read the first block's second line, which nothing writes.
+  const bool shared = op == kReadSharedWord || op == kReadSharedLine;
+  if (shared) mine = pinned + kLineWords + (op == kReadSharedLine ? blockIdx.x % kLineWords : 0);
   const uint64_t start = gnf::global_timer_ns();
-  sink[blockIdx.x] = run_op(mixed ? kReadSys : op, iterations, mine, mine + kLineWords, gpu_word);
+  const int run = mixed || shared ? kReadSys : op;
+  sink[blockIdx.x] = run_op(run, iterations, mine, mine + kLineWords, gpu_word);
   ns_out[blockIdx.x] = gnf::global_timer_ns() - start;
   if (mixed) atomicAdd(readers_done, 1u);
 }

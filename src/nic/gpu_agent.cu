@@ -31,6 +31,8 @@ constexpr uint32_t kThreads = 256;
 constexpr uint32_t kUnroll = 8;
 // Rounds between the counters' trips to pinned memory (the host reads them every millisecond).
 constexpr uint32_t kPublishEvery = 64;
+// Words between two blocks' stop words: a GPU cache line.
+constexpr uint32_t kStopStride = 32;
 
 // What each queue's warp counts, published in this order into pinned memory: the counters, then
 // a diagnostic, the rounds gone and the time each phase of them took (GpuAgent::kPhaseNames).
@@ -343,7 +345,10 @@ __device__ void publish(const uint64_t* stats, uint64_t* out) {
 }
 
 // A block per queue (Unit). Only the first warp keeps the queue's state; the others copy.
-__global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* port_stalls, const uint32_t* stop) {
+// `stops`: a stop word per block, each on a 128-byte line of its own. Pinned lines that several SMs
+// read are read one SM at a time (bench/pcie: read_shared_word), so one word all blocks polled
+// made their rounds take turns.
+__global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* port_stalls, const uint32_t* stops) {
   __shared__ Shared s;
   __shared__ uint32_t has_rx, has_tx;
   const uint32_t lane = threadIdx.x % kWarp;
@@ -368,7 +373,7 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
       if (lane == 0 && laps.begin_round(round)) ++stats[kTimedRounds];
       // The round's reads across PCIe in one instruction, one round trip: what the wire side
       // stored, the tails and the stop word, relaxed (sync/ordering.h: polling on the GPU).
-      const uint32_t* word = stop;
+      const uint32_t* word = stops + blockIdx.x * kStopStride;
       if (lane == 0 && has_rx) word = u.rx_fifo.produced;
       if (lane == 1 && has_rx) word = &u.rx_regs->RDT;
       if (lane == 2 && has_tx) word = &u.tx_regs->TDT;
@@ -412,8 +417,12 @@ struct GpuAgent::Impl {
   std::vector<uint32_t> unit_queue;
   mem::Block device_units;
   mem::Block device_stalls;          // one word per port
-  mem::Block pinned;                 // stop flag, then kStatCount words per unit
-  uint32_t* stop_flag = nullptr;
+  mem::Block pinned;                 // a stop line per unit, then kStatCount words per unit
+  uint32_t* stop_flags = nullptr;
+
+  void set_stop(uint32_t value) {
+    for (size_t i = 0; i < units.size(); ++i) store_release_sys(stop_flags + i * kStopStride, value);
+  }
   cudaStream_t stream = nullptr;
   bool running = false;
 };
@@ -430,12 +439,12 @@ GpuAgent::GpuAgent(const std::vector<Port*>& ports) : impl_(std::make_unique<Imp
       m.unit_queue.push_back(q);
     }
   }
-  constexpr size_t kLine = 128;
-  m.pinned = mem::Block(mem::Domain::HostPinned, kLine + m.units.size() * kStatCount * sizeof(uint64_t));
-  m.stop_flag = reinterpret_cast<uint32_t*>(m.pinned.data());
+  const size_t stop_bytes = m.units.size() * kStopStride * sizeof(uint32_t);
+  m.pinned = mem::Block(mem::Domain::HostPinned, stop_bytes + m.units.size() * kStatCount * sizeof(uint64_t));
+  m.stop_flags = reinterpret_cast<uint32_t*>(m.pinned.data());
   m.device_units = mem::Block(mem::Domain::Device, m.units.size() * sizeof(Unit));
   m.device_stalls = mem::Block(mem::Domain::Device, ports.size() * sizeof(uint32_t));
-  auto* stats = reinterpret_cast<uint64_t*>(m.pinned.data() + kLine);
+  auto* stats = reinterpret_cast<uint64_t*>(m.pinned.data() + stop_bytes);
   for (size_t i = 0; i < m.units.size(); ++i) m.units[i].stats = stats + i * kStatCount;
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   for (uint32_t p = 0; p < ports.size(); ++p) {
@@ -519,9 +528,9 @@ void GpuAgent::start() {
   // On the agent's stream (not the legacy default one, which would wait for spinning kernels).
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit),
                                  cudaMemcpyHostToDevice, m.stream));
-  store_release_sys(m.stop_flag, 0);
+  m.set_stop(0);
   agent_kernel<<<uint32_t(m.units.size()), kThreads, 0, m.stream>>>(
-      reinterpret_cast<Unit*>(m.device_units.data()), reinterpret_cast<uint32_t*>(m.device_stalls.data()), m.stop_flag);
+      reinterpret_cast<Unit*>(m.device_units.data()), reinterpret_cast<uint32_t*>(m.device_stalls.data()), m.stop_flags);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
 }
@@ -543,7 +552,7 @@ LoopPhases GpuAgent::loops() const {
 void GpuAgent::stop() {
   Impl& m = *impl_;
   if (!m.running) return;
-  store_release_sys(m.stop_flag, 1);
+  m.set_stop(1);
   m.running = false;
   wait_for_stop(m.stream, "the GPU agent's kernel");
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.units.data(), m.device_units.data(), m.units.size() * sizeof(Unit),
