@@ -147,6 +147,8 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
   c.add_switch(cmd, "--no-drop-en", Table::Driver, "drop_en", "false",
                "Driver: SRRCTL.DROP_EN off (a queue without descriptors stalls the port)");
   c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads, "NIC-model threads");
+  c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",
+               "Leave the poll-mode threads (NIC model, CPU driver) to the scheduler instead of a core each");
   c.add(cmd, "--driver-threads", Table::Driver, "threads", ctl::rule::kDriverThreads, "Driver threads (0: one per queue)");
   c.add(cmd, "--staged-mode", Table::Driver, "staged_mode", driver::staged_mode_names(),
         "Staged path: how bursts reach the GPU");

@@ -82,6 +82,7 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
             {"drop_en", d.drop_en},
             {"threads", pipeline.driver_thread_count()}}},
           {"nic_threads", pipeline.nic_thread_count()},
+          {"threads_pinned", pipeline.threads_pinned()},
           {"one_way", d.one_way == driver::OneWay::Off ? nlohmann::json(nullptr)
                                                           : nlohmann::json(driver::one_way_name(d.one_way))},
           {"nic_dma", c.path == ctl::PathKind::Bypass ? "gpu-agent" : "host"}};
@@ -196,9 +197,13 @@ nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapsh
 // and this threshold from the JSON; nothing else defines them.
 constexpr double kModelBoundBusyShare = 0.9;
 // At or above this share of the frames sent taken off the wire late (nic::kLateFrameNs), the model
-// fell behind the wire. Below it, a few late frames are a NIC-model thread descheduled for a
-// moment: they shift the tail of the latency, not the rate, and the JSON still counts them.
-constexpr double kModelBoundLateShare = 0.001;
+// fell behind the wire. Below it, late frames are a NIC-model thread that the machine stopped for a
+// moment: the H100 machine stops any spinning thread for over 100 us once or twice a second and now
+// and then for 1-2 ms (gnf-jitter-probe), which made 0.1-0.4 % of the frames late at 1 % load on
+// every path and in the model alone (bench/results/2026-11-24-session13). They shift the tail of the
+// latency, not the rate, and the JSON still counts them. A model slower than the wire, even by
+// 1 %, is late on nearly every frame after its first millisecond behind.
+constexpr double kModelBoundLateShare = 0.01;
 
 // Whether the NIC model, not the path, was the limit of the trial: its threads busy at least
 // kModelBoundBusyShare of the trial, kModelBoundLateShare of the frames taken late, or the generator behind its

@@ -146,6 +146,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                  {"path", std::string(path::path_name(config.path))},
                  {"driver_threads", pipeline.driver_thread_count()},
                  {"nic_threads", pipeline.nic_thread_count()},
+                 {"threads_pinned", pipeline.threads_pinned()},
                  {"burst", config.driver.burst},
                  {"rx_ring", config.driver.rx_ring_size},
                  {"tx_ring", config.driver.tx_ring_size}};

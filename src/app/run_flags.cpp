@@ -15,6 +15,8 @@ void add_run_options(CLI::App& cmd, RunFlags& f) {
   cmd.add_flag("-q,--quiet", f.quiet, "No stats lines");
   c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads,
         "NIC-model threads (a port's rx and tx sides may run apart)");
+  c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",
+               "Leave the poll-mode threads (NIC model, CPU driver) to the scheduler instead of a core each");
   c.add(cmd, "--driver-threads", Table::Driver, "threads", ctl::rule::kDriverThreads,
         "Driver threads (each owns whole planes; 0: one per queue)");
   // The single-port quick forms; a config file says all of this and more.

@@ -161,6 +161,7 @@ void read_driver(OptionSource& options, Config& c) {
 
 void read_nic(OptionSource& options, Config& c) {
   c.nic_threads = uint32_t(options.get_int("threads", c.nic_threads, rule::kNicThreads));
+  c.pin_threads = options.get_bool("pin_threads", c.pin_threads);
 }
 
 nf::NfSpec command_line_nf(const std::string& type, const std::string& where,

@@ -30,7 +30,7 @@ void CpuDriver::start(uint32_t threads) {
 
 void CpuDriver::poll_loop(std::vector<Plane*> planes, size_t index) {
   name_thread(fmt::format("gnf-drv{}", index));
-  thread_cpu_[index] = poll_until_stopped(running_, "driver", [&](uint64_t now) {
+  thread_cpu_[index] = poll_until_stopped(running_, "driver", thread_core(index), [&](uint64_t now) {
     bool moved = false;
     for (Plane* plane : planes) moved |= plane->poll(now);
     return moved;

@@ -30,16 +30,16 @@ uint32_t NicThreads::deal(const Ports& ports, uint32_t threads) {
   return count();
 }
 
-void NicThreads::start() {
+void NicThreads::start(const std::vector<int>& cores) {
   running_.store(true);
   thread_cpu_.assign(work_.size(), ThreadCpu{"nic", 0, 0});
-  for (size_t i = 0; i < work_.size(); ++i) threads_.emplace_back(&NicThreads::loop, this, i);
+  for (size_t i = 0; i < work_.size(); ++i) threads_.emplace_back(&NicThreads::loop, this, i, i < cores.size() ? cores[i] : -1);
 }
 
-void NicThreads::loop(size_t index) {
+void NicThreads::loop(size_t index, int core) {
   name_thread(fmt::format("gnf-nic{}", index));
   const std::vector<Work>& work = work_[index];
-  thread_cpu_[index] = poll_until_stopped(running_, "nic", [&](uint64_t round_start) {
+  thread_cpu_[index] = poll_until_stopped(running_, "nic", core, [&](uint64_t round_start) {
     bool moved = false;
     // A thread serves several groups: each gets the time it is polled, not the round's start,
     // and tx reads the clock again after the acquire that finds frames (queue_group.h), so that no

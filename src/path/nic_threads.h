@@ -21,7 +21,8 @@ class NicThreads {
   // Deals the ports' queue groups over up to `threads` threads (those left without work are not
   // started): how many there will be.
   uint32_t deal(const Ports& ports, uint32_t threads);
-  void start();
+  // Thread i on cores[i] (util/cores.h), unpinned where there is none.
+  void start(const std::vector<int>& cores);
   // Asks the threads to stop; stop() then waits for them.
   void request_stop() { running_.store(false); }
   void stop();
@@ -36,7 +37,7 @@ class NicThreads {
     nic::QueueGroup* group;
     bool rx;
   };
-  void loop(size_t index);
+  void loop(size_t index, int core);
 
   std::vector<std::vector<Work>> work_;  // per thread
   std::atomic<bool> running_{false};

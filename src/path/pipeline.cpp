@@ -7,6 +7,7 @@
 
 #include "mem/cuda_alloc.h"
 #include "util/clock.h"
+#include "util/cores.h"
 #include "util/error.h"
 
 namespace gnf::path {
@@ -85,7 +86,12 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
                  "gnf: warning: %u poll-mode threads (%u NIC model, %u driver) on %u cores: they will compete for "
                  "cores and rates will suffer\n",
                  nic_count + driver_threads_, nic_count, driver_threads_, cores);
-  if (driver_) driver_->start(driver_threads_);
+  const std::vector<int> poll_cores = spec_.pin_threads ? poll_thread_cores(nic_count + driver_threads_) : std::vector<int>{};
+  pinned_ = !poll_cores.empty();
+  if (driver_) {
+    driver_->pin_threads_to(pinned_ ? std::vector<int>(poll_cores.begin(), poll_cores.begin() + driver_threads_) : std::vector<int>{});
+    driver_->start(driver_threads_);
+  }
   if (agent_) agent_->start();
   if (driver_) driver_->start_clock();
   if (host_) host_->start();
@@ -93,7 +99,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
     exception_thread_running_.store(true);
     exception_thread_ = std::thread(&Pipeline::exception_loop, this);
   }
-  nic_threads_.start();
+  nic_threads_.start(pinned_ ? std::vector<int>(poll_cores.begin() + driver_threads_, poll_cores.end()) : std::vector<int>{});
 }
 
 void Pipeline::exception_loop() {

@@ -86,6 +86,8 @@ class Pipeline {
   // The Linux interface port `port` is attached to, or null.
   const wire::Link* link(size_t port) const { return ports_->link(port); }
   uint32_t driver_thread_count() const { return driver_threads_; }
+  // Whether every poll-mode thread got a core of its own (util/cores.h).
+  bool threads_pinned() const { return pinned_; }
   uint32_t nic_thread_count() const { return nic_threads_.count(); }
 
  private:
@@ -115,6 +117,7 @@ class Pipeline {
   std::atomic<bool> exception_thread_running_{false};
   NicThreads nic_threads_;
   uint32_t driver_threads_ = 0;
+  bool pinned_ = false;
   uint64_t start_ns_ = 0;
   bool started_ = false;
   bool stopped_ = false;

@@ -66,6 +66,7 @@ struct PathSpec {
   driver::DriverOptions driver;
   uint32_t driver_threads = 0;  // 0: one per queue, at most the cores not used by the NIC model
   uint32_t nic_threads = 1;
+  bool pin_threads = true;  // each poll-mode thread on a core of its own when there are enough (util/cores.h)
   std::vector<nf::NfSpec> nfs;
 };
 

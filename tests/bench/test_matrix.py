@@ -199,7 +199,7 @@ def failing(where, driver_busy=0.5, on_schedule=True, reasons=()):
                       "cpu": {"wall_s": 2.0, "driver": {"threads": 2, "busy_s": 4.0 * driver_busy},
                               "nic": {"threads": 1, "busy_s": 1.0}},
                       "model_bound": {"bound": bool(reasons), "nic_busy_share": 0.5, "busy_threshold": 0.9,
-                                      "late_frames": 0, "late_share_threshold": 0.001,
+                                      "late_frames": 0, "late_share_threshold": 0.01,
                                       "reasons": list(reasons)}}}
     return trial.Trial("synthetic", {}, [], "synthetic.json", doc)
 

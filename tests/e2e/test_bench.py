@@ -27,7 +27,7 @@ SCHEMA = {
         "warmup_s": NUMBER, "duration_s": NUMBER,
         "driver": {"burst": int, "rx_ring": int, "tx_ring": int, "rx_tail_batch": int, "tx_tail_batch": int,
                    "tail_timeout_ns": int, "tx_completion": str, "tx_full": str, "drop_en": bool, "threads": int},
-        "nic_threads": int, "nic_dma": str, "one_way": (type(None), str),
+        "nic_threads": int, "threads_pinned": bool, "nic_dma": str, "one_way": (type(None), str),
     },
     "result": {
         "sent": int, "on_schedule": bool, "received": int,
