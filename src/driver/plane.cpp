@@ -68,7 +68,7 @@ bool Plane::poll(uint64_t now_ns) {
     if (gpu_nf_) {
       gpu_nf_->submit(n);
     } else {
-      nf::PacketBatch packets{batch, n};
+      nf::PacketBatch packets{batch, n, queue_};
       nf::run_chain(chain_, packets, nf_counters_.data());
       if (reader) sync::reader_leave(reader);
       dispatch(batch, n, now_ns);

@@ -78,6 +78,9 @@ GNF_INLINE bool packet_reframe(PacketRef& p, uint8_t* data, uint32_t len) {
 struct PacketBatch {
   PacketRef* packets;
   uint32_t count;
+  // The plane (rx queue) whose thread runs the batch; one thread at a time runs a plane, so an NF
+  // keeps its per-thread host state (ipsec's OpenSSL contexts) by it. 0 on the GPU.
+  uint32_t plane = 0;
 };
 
 // Run-time counters of one NF instance. Each NF names its counters (Counters::names);

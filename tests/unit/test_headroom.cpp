@@ -1,7 +1,10 @@
 // Slot headroom ([driver] headroom): the rx descriptors point past it, the packet an NF sees starts
-// there, a frame an NF moved leaves from where it now starts and its slot still comes home; a
-// prepend of more than the headroom holds is refused, never writing outside the slot.
+// there, a frame an NF moved leaves from where it now starts and its slot still comes home; an NF
+// that prepends more than the headroom holds is refused, never writing outside the slot.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "ctl/config.h"
 #include "driver/queue_rings.h"
@@ -10,6 +13,7 @@
 #include "util/error.h"
 
 using namespace gnf;
+using gnf::test::plane_sum;
 using gnf::test::Rig;
 using gnf::test::VectorSource;
 
@@ -40,6 +44,23 @@ void expect_every_slot_in_one_place(const Rig& rig) {
     EXPECT_TRUE(a.consistent()) << "free " << a.free << " rx " << a.in_rx_rings << " tx " << a.in_tx_rings
                                 << " capacity " << a.capacity << " duplicates " << a.duplicates;
   }
+}
+
+// A gateway that encrypts everything from port 0 (AES-128-GCM, IPv4 tunnel) and hands it to l2fwd,
+// which sends it back out of port 0. The SA file is the running test's own.
+std::vector<nf::NfSpec> encrypting_chain() {
+  const std::filesystem::path sa = std::filesystem::path(testing::TempDir()) /
+                                   (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + ".sa");
+  std::ofstream(sa) << "sa out 5 aead_algo aes-128-gcm aead_key "
+                       "00:01:02:03:04:05:06:07:08:09:0a:0b:0c:0d:0e:0f:10:11:12:13 "
+                       "mode ipv4-tunnel src 172.16.0.1 dst 172.16.0.2\n"
+                       "sp ipv4 out esp protect 5 pri 1\n";
+  nf::Params ipsec;
+  ipsec.set("sa", nf::ParamValue{sa.string(), 0});
+  ipsec.set("unprotected", nf::ParamValue{std::string("1"), 0});
+  nf::Params l2fwd;
+  l2fwd.set("mode", nf::ParamValue{std::string("reflect"), 0});
+  return {nf::NfSpec{"ipsec", ipsec}, nf::NfSpec{"l2fwd", l2fwd}};
 }
 
 }  // namespace
@@ -130,6 +151,52 @@ TEST(Headroom, ReframeKeepsAFrameInsideItsSlot) {
   EXPECT_EQ(p.headroom, 100);
   EXPECT_EQ(p.tailroom, 136);
   EXPECT_EQ(nf::packet_slot(p), reinterpret_cast<uint64_t>(slot));
+}
+
+TEST(Headroom, AFrameEncapsulatedInItsHeadroomLeavesFromItsNewStartAndItsSlotComesHome) {
+  const auto sent = frames(16 * 4, 200);
+  Rig gateway([&] {
+    std::vector<std::unique_ptr<wire::Source>> sources;
+    sources.push_back(std::make_unique<VectorSource>(sent));
+    sources.push_back(nullptr);
+    return sources;
+  }(), {nic::PortOptions{}, nic::PortOptions{}}, with_headroom(128), encrypting_chain());
+  gateway.run_to_completion();
+  ASSERT_EQ(gateway.sink.frames.size(), sent.size());
+  for (size_t i = 0; i < sent.size(); ++i) {
+    const std::vector<uint8_t>& esp = gateway.sink.frames[i];
+    // Ethernet, outer IPv4 (protocol 50), SPI 5, sequence number i + 1; GCM adds 8 + 16 + padding.
+    ASSERT_GE(esp.size(), sent[i].size() + 20 + 8 + 8 + 2 + 16) << i;
+    EXPECT_EQ(esp[14 + 9], 50) << i;
+    EXPECT_EQ(esp[14 + 20 + 3], 5) << i;
+    EXPECT_EQ(esp[14 + 20 + 7], uint8_t(i + 1)) << i;
+  }
+  expect_every_slot_in_one_place(gateway);
+}
+
+TEST(Headroom, AFrameWithoutRoomForItsTunnelIsACountedDropAndItsSlotComesHome) {
+  // 1000-byte frames in 1 KiB buffers: the 24 bytes after them hold the trailer and ICV (18), not
+  // the tunnel's 36 bytes of headers as well; those need the headroom.
+  for (uint32_t headroom : {0u, 64u}) {
+    const auto sent = frames(16 * 4, 1000);
+    std::vector<std::unique_ptr<wire::Source>> sources;
+    sources.push_back(std::make_unique<VectorSource>(sent));
+    sources.push_back(nullptr);
+    driver::DriverOptions d = with_headroom(headroom);
+    d.slot_size = 1024;
+    Rig gateway(std::move(sources), {nic::PortOptions{}, nic::PortOptions{}}, d, encrypting_chain());
+    gateway.run_to_completion();
+    const uint64_t no_room = gateway.planes[0]->counters().nf[0][nf::kIpsecDropNoRoom].get();
+    if (headroom == 0) {
+      EXPECT_TRUE(gateway.sink.frames.empty());
+      EXPECT_EQ(no_room, sent.size());
+      EXPECT_EQ(plane_sum(gateway, &driver::PlaneCounters::nf_drops), sent.size());
+    } else {
+      EXPECT_EQ(gateway.sink.frames.size(), sent.size());
+      EXPECT_EQ(no_room, 0u);
+    }
+    expect_every_slot_in_one_place(gateway);
+  }
 }
 
 TEST(Headroom, IsAMultipleOf64NamedByFileLineAndKey) {
