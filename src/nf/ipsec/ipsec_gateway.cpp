@@ -1,7 +1,9 @@
 #include "nf/ipsec/ipsec_gateway.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <string_view>
 
 #include <fmt/format.h>
 
