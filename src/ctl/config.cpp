@@ -181,9 +181,9 @@ void validate(const Config& c) {
     throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", where(c, "netlink")));
   // Memory, before anything is allocated: every plane has a pool per port; each port its buffers.
   const uint64_t queues = first.rx_queues, ports = c.ports.size();
-  const uint64_t pools = uint64_t(c.driver.slots_per_pool()) * c.driver.slot_size * queues * ports;
+  const uint64_t pools = uint64_t(c.driver.slots_per_pool()) * c.driver.slot_bytes() * queues * ports;
   if (std::string problem = memory_problem(pools, fmt::format("{} pools of {} slots of {} B", queues * ports,
-                                                                c.driver.slots_per_pool(), c.driver.slot_size));
+                                                                c.driver.slots_per_pool(), c.driver.slot_bytes()));
       !problem.empty())
     throw UserError(fmt::format("{}: {}", where(c, c.origins.has("driver.pool_slots") ? "driver.pool_slots"
                                                                                           : "driver.slot_size"), problem));

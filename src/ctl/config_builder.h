@@ -62,6 +62,7 @@ void for_each_driver_count(AnyConfig& c, Visit&& visit) {
   visit("tx_ring", rule::kRingSize, c.driver.tx_ring_size);
   visit("burst", rule::kBurst, c.driver.burst);
   visit("slot_size", rule::kSlotSize, c.driver.slot_size);
+  visit("headroom", rule::kHeadroom, c.driver.headroom);
   visit("pool_slots", rule::kPoolSlots, c.driver.pool_slots);
   visit("rx_tail_batch", rule::kTailBatch, c.driver.rx_tail_batch);
   visit("tx_tail_batch", rule::kTailBatch, c.driver.tx_tail_batch);

@@ -72,6 +72,7 @@ inline const NumberRule kSeconds{0, 1e6};
 inline const IntRule kRingSize{8, 32768, 8, "the ring length in bytes is a multiple of 128"};
 inline const IntRule kBurst{1, driver::kMaxBurst};
 inline const IntRule kSlotSize{1024, 16384, 1024, "SRRCTL.BSIZEPACKET"};
+inline const IntRule kHeadroom{0, 4096, 64, "frames start on a 64-byte line"};
 inline const IntRule kPoolSlots{0, 1 << 24};
 inline const IntRule kTailBatch{1, 4096};
 inline const IntRule kTailTimeoutNs{1, 1'000'000'000};

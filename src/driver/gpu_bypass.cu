@@ -85,7 +85,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   // an arrival ring (head and tail on cache lines of their own, then the entries).
   const size_t counters_bytes = align_up(planes_ * sizeof(GpuPlaneCounters));
   const size_t control_bytes = align_up(sizeof(Control));
-  const uint32_t entry_bytes = options.slot_size + 16;
+  const uint32_t entry_bytes = options.slot_bytes() + 16;  // a frame may have grown into its headroom
   const size_t exception_bytes = 2 * kAlign + size_t(kExceptionRingEntries) * entry_bytes;
   const uint32_t arrival_entries = options.one_way == OneWay::Rx ? kArrivalRingEntries : 0;
   const size_t arrival_bytes = 2 * kAlign + size_t(arrival_entries) * sizeof(ArrivalRecord);

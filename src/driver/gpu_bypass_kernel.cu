@@ -144,10 +144,16 @@ __device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, con
   header[0] = r.in_port;
   header[1] = len;
   header[2] = uint32_t(r.reason);
-  // Slots are 1 KiB-aligned and a multiple of 1 KiB long, so whole 16-byte words stay inside.
-  const uint4* src = reinterpret_cast<const uint4*>(r.data);
-  uint4* dst = reinterpret_cast<uint4*>(entry + 16);
-  for (uint32_t k = 0; k < (len + 15) / 16; ++k) dst[k] = src[k];
+  // Slots and their headroom are multiples of 64 bytes from an aligned pool, so a frame that starts
+  // on a 16-byte word (as received) stays inside its slot in whole words; one an NF moved to another
+  // start is copied byte by byte.
+  if (reinterpret_cast<uintptr_t>(r.data) % sizeof(uint4) == 0) {
+    const uint4* src = reinterpret_cast<const uint4*>(r.data);
+    uint4* dst = reinterpret_cast<uint4*>(entry + 16);
+    for (uint32_t k = 0; k < (len + 15) / 16; ++k) dst[k] = src[k];
+  } else {
+    for (uint32_t k = 0; k < len; ++k) entry[16 + k] = r.data[k];
+  }
 }
 
 // One thread notes its frame in arrival entry `position` (pinned host memory: 32 bytes across
@@ -246,7 +252,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
       tx.write(rank, r);
     } else {
       atomicAdd(&sh.stats[kTxFull], 1ull);
-      mem::release_slot(plane.pool, plane.ports, reinterpret_cast<uint64_t>(r.data));
+      mem::release_slot(plane.pool, plane.ports, nf::packet_slot(r));
     }
   } else if (t < n) {
     if (consumed) {
@@ -267,7 +273,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     } else {
       atomicAdd(&sh.stats[r.verdict == nf::Verdict::Drop ? kNfDrops : kBadPort], 1ull);
     }
-    mem::release_slot(plane.pool, plane.ports, reinterpret_cast<uint64_t>(r.data));
+    mem::release_slot(plane.pool, plane.ports, nf::packet_slot(r));
   }
   __syncthreads();
 

@@ -18,29 +18,37 @@ constexpr uint32_t kThreads = 128;  // per block of the per-burst kernels
 constexpr uint32_t kCounterWords = nf::kMaxChainLength * nf::NfCounters::kMax;
 constexpr size_t kLine = 128;
 
-// Runs the chain on packet i, with its bytes at `bytes` (in place, or a GPU copy), and adds the
-// NFs' counters into the block's shared totals.
+// Runs the chain on packet i, with its bytes at `bytes` (in place, or a GPU copy of its slot at
+// the same offset), and adds the NFs' counters into the block's shared totals. An NF that moved the
+// frame's start within the slot moved it in `ref` too.
 __device__ void process_packet(const nf::NfChainView& chain, nf::PacketRef& ref, uint8_t* bytes,
                                unsigned long long* totals) {
   nf::PacketRef r = ref;
   r.data = bytes;
   nf::run_chain_on_one(chain, r, totals);
-  ref.len = r.len;
-  ref.out_port = r.out_port;
-  ref.verdict = r.verdict;
-  ref.reason = r.reason;
+  uint8_t* const host = ref.data;
+  ref = r;
+  ref.data = host + (r.data - bytes);
+}
+
+// Copy mode: where packet i's bytes are on the GPU, at the offset they have in their slot.
+__device__ __host__ inline uint8_t* device_bytes(uint8_t* entry_packets, uint32_t i, uint32_t slot_bytes,
+                                                 const nf::PacketRef& ref) {
+  return entry_packets + size_t(i) * slot_bytes + ref.headroom;
 }
 
 // Kernel per burst. `device_packets` null: the bytes are read in place (zero-copy); otherwise
-// packet i was copied to device_packets + i * slot_size. Each block writes its row of `partials`
+// packet i was copied into device slot i (device_bytes). Each block writes its row of `partials`
 // (no atomics on host memory: the host adds the rows up).
 __global__ void burst_kernel(nf::NfChainView chain, nf::PacketRef* refs, uint32_t count, uint8_t* device_packets,
-                             uint32_t slot_size, unsigned long long* partials) {
+                             uint32_t slot_bytes, unsigned long long* partials) {
   __shared__ unsigned long long totals[kCounterWords];
   for (uint32_t i = threadIdx.x; i < kCounterWords; i += blockDim.x) totals[i] = 0;
   __syncthreads();
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) process_packet(chain, refs[i], device_packets ? device_packets + size_t(i) * slot_size : refs[i].data, totals);
+  if (i < count)
+    process_packet(chain, refs[i], device_packets ? device_bytes(device_packets, i, slot_bytes, refs[i]) : refs[i].data,
+                   totals);
   __syncthreads();
   for (uint32_t k = threadIdx.x; k < kCounterWords; k += blockDim.x) partials[blockIdx.x * kCounterWords + k] = totals[k];
 }
@@ -86,7 +94,7 @@ __global__ void persistent_kernel(nf::NfChainView chain, WorkQueue* queue, const
 
 struct GpuNfRunner::Impl {
   StagedMode mode;
-  uint32_t max_batch, depth, slot_size, blocks_per_burst;
+  uint32_t max_batch, depth, slot_bytes, blocks_per_burst;
   nf::NfChainView chain;
   mem::Block pinned;          // refs per entry, counter partials per entry, the work queue, counts per entry
   mem::Block device_packets;  // Copy mode: each entry's packets on the GPU
@@ -109,7 +117,7 @@ struct GpuNfRunner::Impl {
     return partials + size_t(burst % depth) * blocks_per_burst * kCounterWords;
   }
   uint8_t* entry_packets(uint64_t burst) const {
-    return device_packets.data() + size_t(burst % depth) * max_batch * slot_size;
+    return device_packets.data() + size_t(burst % depth) * max_batch * slot_bytes;
   }
   // Issues the copies between the slots and the entry's GPU buffer (to_device or back). The
   // arrays are kept between bursts so that the copy path does not allocate.
@@ -128,7 +136,7 @@ void GpuNfRunner::Impl::copy_packets(uint64_t burst, bool to_device) {
   for (uint32_t i = 0; i < counts[burst % depth]; ++i) {
     // Back, only what leaves: dropped packets' bytes are not needed again.
     if (!to_device && r[i].verdict == nf::Verdict::Drop) continue;
-    uint8_t* gpu = entry_packets(burst) + size_t(i) * slot_size;
+    uint8_t* gpu = device_bytes(entry_packets(burst), i, slot_bytes, r[i]);
     dsts.push_back(to_device ? static_cast<void*>(gpu) : static_cast<void*>(r[i].data));
     srcs.push_back(to_device ? static_cast<const void*>(r[i].data) : static_cast<const void*>(gpu));
     sizes.push_back(r[i].len);
@@ -159,7 +167,7 @@ bool GpuNfRunner::Impl::gpu_done(uint64_t burst, bool wait) {
   }
 }
 
-GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, uint32_t slot_size,
+GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, uint32_t slot_bytes,
                          const nf::NfChainView& chain)
     : impl_(std::make_unique<Impl>()) {
   if (!mem::cuda_device_available()) throw UserError("path 'staged' needs a CUDA GPU, and none is usable here");
@@ -167,7 +175,7 @@ GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, ui
   m.mode = mode;
   m.max_batch = max_batch;
   m.depth = depth;
-  m.slot_size = slot_size;
+  m.slot_bytes = slot_bytes;
   m.chain = chain;
   m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : (max_batch + kThreads - 1) / kThreads;
   const size_t refs_bytes = (size_t(depth) * max_batch * sizeof(nf::PacketRef) + kLine - 1) / kLine * kLine;
@@ -178,7 +186,7 @@ GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, ui
   m.partials = reinterpret_cast<unsigned long long*>(m.pinned.data() + refs_bytes);
   m.queue = new (m.pinned.data() + refs_bytes + partials_bytes) WorkQueue{};
   m.queued_counts = reinterpret_cast<uint32_t*>(m.pinned.data() + refs_bytes + partials_bytes + queue_bytes);
-  if (mode == StagedMode::Copy) m.device_packets = mem::Block(mem::Domain::Device, size_t(depth) * max_batch * slot_size);
+  if (mode == StagedMode::Copy) m.device_packets = mem::Block(mem::Domain::Device, size_t(depth) * max_batch * slot_bytes);
   m.events.resize(depth);
   for (cudaEvent_t& e : m.events) GNF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   m.counts.assign(depth, 0);
@@ -234,7 +242,7 @@ void GpuNfRunner::submit(uint32_t count) {
       device_packets = m.entry_packets(burst);
     }
     const uint32_t blocks = (count + kThreads - 1) / kThreads;
-    burst_kernel<<<blocks, kThreads, 0, m.stream>>>(m.chain, m.entry_refs(burst), count, device_packets, m.slot_size,
+    burst_kernel<<<blocks, kThreads, 0, m.stream>>>(m.chain, m.entry_refs(burst), count, device_packets, m.slot_bytes,
                                                     m.entry_partials(burst));
     GNF_CUDA_CHECK_LAUNCH();
     GNF_CUDA_CHECK(cudaEventRecord(m.events[e], m.stream));

@@ -23,7 +23,7 @@ namespace gnf::driver {
 class GpuNfRunner {
  public:
   // Up to `depth` bursts of up to `max_batch` packets in flight. Throws UserError without a GPU.
-  GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, uint32_t slot_size, const nf::NfChainView& chain);
+  GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, uint32_t slot_bytes, const nf::NfChainView& chain);
   ~GpuNfRunner();
   GpuNfRunner(const GpuNfRunner&) = delete;
   GpuNfRunner& operator=(const GpuNfRunner&) = delete;

@@ -10,6 +10,7 @@ DriverOptions host_queue_options() {
   o.rx_ring_size = 0;
   o.tx_ring_size = HostTxQueue::kEntries;
   o.slot_size = HostTxQueue::kSlotSize;
+  o.headroom = 0;  // frames are copied in whole, and nothing prepends to them
   o.pool_slots = HostTxQueue::kEntries;
   o.tx_completion = TxCompletion::DescWriteback;  // no register reads: the port may be the GPU's
   return o;

@@ -35,7 +35,12 @@ struct DriverOptions {
   uint32_t rx_ring_size = 512;  // descriptors; a multiple of 8 (RDLEN must be a multiple of 128 B)
   uint32_t tx_ring_size = 512;
   uint32_t burst = 32;          // packets per rx burst, at most kMaxBurst
-  uint32_t slot_size = 2048;    // bytes per packet slot; a multiple of 1 KiB (SRRCTL.BSIZEPACKET)
+  uint32_t slot_size = 2048;    // bytes the NIC may write per packet; a multiple of 1 KiB (SRRCTL.BSIZEPACKET)
+  // Bytes of each slot before the frame (DPDK's RTE_PKTMBUF_HEADROOM): rx descriptors point past
+  // them, so an NF can put a header in front of a frame (a tunnel's) without moving it. A slot is
+  // headroom + slot_size bytes, as an mbuf is headroom + data room: inside a slot of slot_size the
+  // NIC's buffer, counted in whole KiB, would be 1 KiB short of a standard frame's.
+  uint32_t headroom = 128;
   uint32_t pool_slots = 0;      // slots per rx ring's pool; 0 = rx ring + tx ring + 2 bursts
   // Tail batching: RDT/TDT are written once this many descriptors are pending, or once the oldest
   // pending one has waited tail_timeout_ns. 1 = every burst (DPDK's behaviour).
@@ -55,6 +60,7 @@ struct DriverOptions {
   uint32_t staged_depth = 4;
   OneWay one_way = OneWay::Off;
 
+  uint32_t slot_bytes() const { return headroom + slot_size; }
   uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }
   // These options with Auto resolved for a path whose driver runs on the GPU or not.
   DriverOptions resolved(bool gpu_driver) const {

@@ -14,7 +14,7 @@ Plane::Plane(uint16_t queue, const std::vector<nic::Port*>& ports, const DriverO
       rings_(ports, queue, options_, nf_on_gpu ? mem::Domain::HostPinned : mem::Domain::Host) {
   const DriverOptions& options = options_;
   if (nf_on_gpu)
-    gpu_nf_ = std::make_unique<GpuNfRunner>(options.staged_mode, options.burst, options.staged_depth, options.slot_size,
+    gpu_nf_ = std::make_unique<GpuNfRunner>(options.staged_mode, options.burst, options.staged_depth, options.slot_bytes(),
                                             chain);
   else
     host_batch_.resize(options.burst);
@@ -68,7 +68,7 @@ bool Plane::poll(uint64_t now_ns) {
     if (gpu_nf_) {
       gpu_nf_->submit(n);
     } else {
-      nf::PacketBatch packets{batch, n};
+      nf::PacketBatch packets{batch, n, queue_};
       nf::run_chain(chain_, packets, nf_counters_.data());
       if (reader) sync::reader_leave(reader);
       dispatch(batch, n, now_ns);
@@ -88,7 +88,6 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
   const uint32_t n_ports = rings_.ports();
   for (uint32_t i = 0; i < count; ++i) {
     nf::PacketRef& p = packets[i];
-    const uint64_t slot = reinterpret_cast<uint64_t>(p.data);
     if (p.verdict == nf::Verdict::Forward && p.out_port >= n_ports) {
       counters_.bad_out_port.add();
       p.verdict = nf::Verdict::Drop;
@@ -104,7 +103,7 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
         counters_.to_host_overflow.add();
       }
     }
-    if (p.verdict != nf::Verdict::Forward) mem::release_slot(rings_.pools(), n_ports, slot);
+    if (p.verdict != nf::Verdict::Forward) mem::release_slot(rings_.pools(), n_ports, nf::packet_slot(p));
   }
   // Forwarded packets leave per output port, in arrival order.
   for (uint32_t port = 0; port < n_ports; ++port) {
@@ -126,7 +125,7 @@ void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
       continue;
     }
     for (uint32_t i = sent; i < n; ++i) {
-      mem::release_slot(rings_.pools(), n_ports, reinterpret_cast<uint64_t>(out_[i]->data));
+      mem::release_slot(rings_.pools(), n_ports, nf::packet_slot(*out_[i]));
       counters_.tx_ring_full.add();
     }
   }
@@ -178,12 +177,12 @@ std::vector<HostFrame> Plane::take_host_frames() {
 SlotAudit Plane::audit() const {
   std::vector<uint64_t> in_driver;
   for (const auto& queue : backlog_)
-    for (const nf::PacketRef& p : queue) in_driver.push_back(reinterpret_cast<uint64_t>(p.data));
+    for (const nf::PacketRef& p : queue) in_driver.push_back(nf::packet_slot(p));
   if (gpu_nf_) {
     // Bursts on the GPU hold their slots in the driver.
     gpu_nf_->for_each_in_flight(
         [](const nf::PacketRef& p, void* out) {
-          static_cast<std::vector<uint64_t>*>(out)->push_back(reinterpret_cast<uint64_t>(p.data));
+          static_cast<std::vector<uint64_t>*>(out)->push_back(nf::packet_slot(p));
         },
         &in_driver);
   }

@@ -68,7 +68,7 @@ QueueRings::QueueRings(const std::vector<nic::Port*>& ports, uint16_t queue, con
                        mem::Domain domain) {
   const uint32_t rx_entries = options.rx_ring_size, tx_entries = options.tx_ring_size;
   const uint32_t slots = options.slots_per_pool();
-  const PortLayout layout(rx_entries, tx_entries, slots, options.slot_size);
+  const PortLayout layout(rx_entries, tx_entries, slots, options.slot_bytes());
   block_ = mem::Block(domain, layout.bytes * ports.size());
 
   // Slots 0..rx_entries-1 go into the rx descriptors, the rest onto the free stack, the lowest
@@ -82,8 +82,8 @@ QueueRings::QueueRings(const std::vector<nic::Port*>& ports, uint16_t queue, con
     uint8_t* at = block_.data() + p * layout.bytes;
     const uint64_t pool_base = reinterpret_cast<uint64_t>(at + layout.pool);
     for (uint32_t i = 0; i < rx_entries; ++i) {
-      held[i] = pool_base + uint64_t(i) * options.slot_size;
-      fresh_descs[i].read.pkt_addr = held[i];
+      held[i] = pool_base + uint64_t(i) * options.slot_bytes();
+      fresh_descs[i].read.pkt_addr = held[i] + options.headroom;
       fresh_descs[i].read.hdr_addr = 0;
     }
     block_.copy_in(at + layout.rx_descs, fresh_descs.data(), rx_entries * sizeof(nic::ixgbe_adv_rx_desc));
@@ -93,13 +93,14 @@ QueueRings::QueueRings(const std::vector<nic::Port*>& ports, uint16_t queue, con
     nic::PortRegs& regs = ports[p]->regs();
     rx_.push_back(RxRingRef{reinterpret_cast<nic::ixgbe_adv_rx_desc*>(at + layout.rx_descs),
                             reinterpret_cast<uint64_t*>(at + layout.rx_slots), rx_entries, 0,
-                            BatchedTail{&regs.rx[queue].RDT, 0, 0, options.rx_tail_batch, options.tail_timeout_ns}});
+                            BatchedTail{&regs.rx[queue].RDT, 0, 0, options.rx_tail_batch, options.tail_timeout_ns},
+                            options.headroom, options.slot_size});
     tx_.push_back(TxRingRef{reinterpret_cast<nic::ixgbe_adv_tx_desc*>(at + layout.tx_descs),
                             reinterpret_cast<uint64_t*>(at + layout.tx_slots), tx_entries, 0, 0,
                             BatchedTail{&regs.tx[queue].TDT, 0, 0, options.tx_tail_batch, options.tail_timeout_ns},
                             &regs.tx[queue].TDH, reinterpret_cast<uint32_t*>(at + layout.head_wb), options.tx_completion});
     pools_.push_back(mem::SlotStackRef{reinterpret_cast<uint32_t*>(at + layout.free_stack),
-                                       uint32_t(free_indices.size()), options.slot_size, slots, pool_base});
+                                       uint32_t(free_indices.size()), options.slot_bytes(), slots, pool_base});
     if (rx_entries) program_rx_queue(regs.rx[queue], rx_.back(), options.slot_size, options.drop_en);
     program_tx_queue(regs.tx[queue], tx_.back());
   }

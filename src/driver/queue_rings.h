@@ -30,7 +30,7 @@ struct SlotAudit {
 
 // Points rx queue registers at `ring` (82599 section 8.2.3.8: RDBAL/RDBAH/RDLEN, SRRCTL's buffer
 // size and DROP_EN, then RXDCTL.ENABLE) and hands the NIC every descriptor but one. The
-// descriptors hold their slots already.
+// descriptors hold their slots' buffers already; `slot_size` is a buffer's size (after the headroom).
 void program_rx_queue(nic::RxQueueRegs& regs, const RxRingRef& ring, uint32_t slot_size, bool drop_en);
 // Points tx queue registers at `ring` (section 8.2.3.9: TDBAL/TDBAH/TDLEN, with head write-back
 // TDWBAL/TDWBAH, then TXDCTL.ENABLE).

@@ -59,6 +59,12 @@ struct RxRingRef {
   uint32_t entries;
   uint32_t next;     // next descriptor to poll
   BatchedTail rdt;   // refilled descriptors wait here to be given back
+  // Each slot is headroom bytes the NIC never sees, then the buffer_bytes its descriptor points at
+  // (options.h): the NIC writes a frame where pkt_addr says, and knows nothing of the headroom.
+  uint32_t headroom;
+  uint32_t buffer_bytes;
+
+  GNF_INLINE uint64_t buffer_of(uint64_t slot) const { return slot + headroom; }
 
   // Whether the NIC has written back descriptor next + k. Once DD is seen (acquire), the length,
   // the hash and the packet bytes are too.
@@ -72,12 +78,20 @@ struct RxRingRef {
   GNF_INLINE nf::PacketRef take(uint32_t k, uint64_t fresh, uint16_t port) {
     const uint32_t i = (next + k) % entries;
     nic::ixgbe_adv_rx_desc& desc = descs[i];
-    const nf::PacketRef packet{reinterpret_cast<uint8_t*>(slots[i]), desc.wb.upper.length, desc.wb.lower.hi_dword.rss,
-                               port, port, nf::Verdict::Forward, nf::HostReason::Unspecified};
+    const uint32_t len = desc.wb.upper.length;
+    const nf::PacketRef packet{reinterpret_cast<uint8_t*>(buffer_of(slots[i])),
+                               len,
+                               desc.wb.lower.hi_dword.rss,
+                               port,
+                               port,
+                               nf::Verdict::Forward,
+                               nf::HostReason::Unspecified,
+                               uint16_t(headroom),
+                               uint16_t(buffer_bytes - len)};
     slots[i] = fresh;
     // Back to the read format. hdr_addr overlaps status_error, so this also clears DD. The NIC
     // will not look at this descriptor before RDT passes it, and RDT is written with release.
-    desc.read.pkt_addr = fresh;
+    desc.read.pkt_addr = buffer_of(fresh);
     desc.read.hdr_addr = 0;
     return packet;
   }
@@ -111,7 +125,8 @@ struct TxRingRef {
   // One descriptor always stays free, so that a full ring never looks empty (TDT == TDH).
   GNF_INLINE uint32_t room() const { return entries - 1 - in_use(); }
 
-  // Fills descriptor tail + k with packet `p` (k < room()).
+  // Fills descriptor tail + k with packet `p` (k < room()): the NIC reads the frame where it is now,
+  // wherever the NFs moved its start within the slot; the slot itself comes back on completion.
   GNF_INLINE void write(uint32_t k, const nf::PacketRef& p) {
     const uint32_t i = (tail + k) % entries;
     nic::ixgbe_adv_tx_desc& desc = descs[i];
@@ -119,7 +134,7 @@ struct TxRingRef {
     desc.read.cmd_type_len = nic::tx_cmd_type_len(p.len, completion == TxCompletion::DescWriteback);
     // PAYLEN in 31:14; this store also clears a stale DD (bit 0) from the last write-back.
     desc.read.olinfo_status = p.len << nic::IXGBE_ADVTXD_PAYLEN_SHIFT;
-    slots[i] = desc.read.buffer_addr;
+    slots[i] = nf::packet_slot(p);
   }
 
   // The n descriptors from `tail` have been written: they wait for publish().

@@ -21,6 +21,10 @@ struct NfContext {
     IpPrefix network;
   };
   std::vector<PortAddress> addresses;
+  // The driver's planes (one per rx queue: PacketBatch::plane is below this), and whether the path
+  // runs the chain on a GPU (staged, bypass), which an NF without device code refuses.
+  uint16_t planes = 1;
+  bool chain_on_gpu = false;
 };
 
 }  // namespace gnf::nf

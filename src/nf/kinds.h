@@ -14,6 +14,7 @@
 #pragma once
 #include "nf/acl/acl_rules.h"
 #include "nf/ether_filter/ether_filter.h"
+#include "nf/ipsec/ipsec_gateway.h"
 #include "nf/l2fwd/l2fwd.h"
 #include "nf/l3fwd/l3fwd.h"
 
@@ -21,5 +22,6 @@
 #define GNF_NF_KINDS(X)                                                 \
   X(Acl, acl, AclNfView, configure_acl)                                 \
   X(EtherFilter, ether_filter, EtherFilterView, configure_ether_filter) \
+  X(Ipsec, ipsec, IpsecNfView, configure_ipsec)                         \
   X(L2Fwd, l2fwd, L2FwdView, configure_l2fwd)                           \
   X(L3Fwd, l3fwd, L3FwdView, configure_l3fwd)

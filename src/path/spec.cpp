@@ -12,6 +12,8 @@ std::string_view path_name(PathKind kind) {
 nf::NfContext nf_context(const PathSpec& spec) {
   nf::NfContext context;
   context.ports = uint16_t(spec.ports.size());
+  if (!spec.ports.empty()) context.planes = spec.ports.front().nic.rx_queues;
+  context.chain_on_gpu = spec.path == PathKind::Staged || spec.path == PathKind::Bypass;
   for (size_t p = 0; p < spec.ports.size(); ++p) {
     context.port_macs[p] = spec.ports[p].nic.mac;
     context.port_mtu[p] = uint16_t(spec.ports[p].nic.max_frame_bytes - net::kEthHeaderBytes);

@@ -162,7 +162,7 @@ def test_a_bad_route_line_is_named_whole(gnf, tmp_path, line, message):
      "port[1].queues: port 'port1': every port needs the same number of rx and tx queues"),
     ('[[port]]\nname = "a"\n[[port]]\nname = "a"\n', 4, "port[1].name: 'a' is port 0's name too"),
     ('[driver]\npool_slots = 16000000\nslot_size = 16384\n[[port]]\n', 2,
-     "driver.pool_slots: 1 pools of 16000000 slots of 16384 B would take 244.1 GiB, more than half of this machine's"),
+     "driver.pool_slots: 1 pools of 16000000 slots of 16512 B would take 246.0 GiB, more than half of this machine's"),
     ('[[port]]\n[[nf]]\ntype = "l3fwd"\nlpm4_groups = 16777216\n', 4,
      "nf[0].lpm4_groups: 16777216 groups would take 16.0 GiB, more than half of this machine's"),
 ])

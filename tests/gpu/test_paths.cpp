@@ -11,14 +11,19 @@ struct PathVariant {
   const char* name;
   ctl::PathKind path;
   driver::StagedMode staged_mode = driver::StagedMode::ZeroCopy;
+  uint32_t headroom = driver::DriverOptions{}.headroom;
 };
 
+// The slot headroom on either side of the default, where the GPU code places and copies frames.
 const PathVariant kVariants[] = {
     {"cpu", ctl::PathKind::Cpu},
     {"staged zero-copy", ctl::PathKind::Staged, driver::StagedMode::ZeroCopy},
     {"staged copy", ctl::PathKind::Staged, driver::StagedMode::Copy},
+    {"staged copy, headroom 1024", ctl::PathKind::Staged, driver::StagedMode::Copy, 1024},
     {"staged persistent", ctl::PathKind::Staged, driver::StagedMode::Persistent},
     {"bypass", ctl::PathKind::Bypass},
+    {"bypass, no headroom", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 0},
+    {"bypass, headroom 1024", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 1024},
 };
 
 }  // namespace
@@ -45,6 +50,7 @@ TEST(GpuPaths, ThePcapComesOutOfEveryPathByteIdenticalToTheCpuPath) {
     ctl::Config c;
     c.path = v.path;
     c.driver.staged_mode = v.staged_mode;
+    c.driver.headroom = v.headroom;
     ctl::PortSpec port;
     nic::fill_reta_round_robin(port.nic.rss, 1);
     port.source.kind = ctl::SourceSpec::Kind::Pcap;

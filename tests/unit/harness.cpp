@@ -50,6 +50,7 @@ Rig::Rig(std::vector<std::unique_ptr<wire::Source>> srcs, std::vector<nic::PortO
     : sources(std::move(srcs)), sinks(make_sinks(port_options.size())), sink(*sinks.front()) {
   nf::NfContext context;
   context.ports = uint16_t(port_options.size());
+  context.planes = port_options.front().rx_queues;
   chain = std::make_unique<nf::NfChain>(reflect_if_empty(std::move(nfs)), context);
   std::vector<nic::Port*> raw;
   for (size_t p = 0; p < port_options.size(); ++p) {

@@ -209,12 +209,14 @@ void parse_sp(RuleReader& in, IpsecConfig& config) {
 
 }  // namespace
 
-IpsecConfig parse_ipsec_config(std::string_view text, const std::string& name, const IpsecOptions& options) {
+namespace {
+
+// Adds the rules of `text` to `config`, whose SAs its sp lines may name.
+void parse_into(std::string_view text, const std::string& name, const IpsecOptions& options, IpsecConfig& config) {
   if (options.replay_window < kMinReplayWindow || options.replay_window > kMaxReplayWindow ||
       options.replay_window % 64 != 0)
     throw UserError(fmt::format("{}: replay window: {} is not a multiple of 64 from {} to {}", name,
                                 options.replay_window, kMinReplayWindow, kMaxReplayWindow));
-  IpsecConfig config;
   for (RuleReader& in : split_rules(text, name)) {
     const std::string& kind = in.next("rule");
     if (kind == "sa")
@@ -226,11 +228,24 @@ IpsecConfig parse_ipsec_config(std::string_view text, const std::string& name, c
     else
       in.fail("rule", fmt::format("'{}' is neither sa nor sp", kind));
   }
+}
+
+}  // namespace
+
+IpsecConfig parse_ipsec_config(std::string_view text, const std::string& name, const IpsecOptions& options) {
+  IpsecConfig config;
+  parse_into(text, name, options, config);
   return config;
 }
 
 IpsecConfig read_ipsec_config_file(const std::string& path, const IpsecOptions& options) {
-  return parse_ipsec_config(read_input_file(path, kMaxIpsecFileBytes), path, options);
+  return read_ipsec_config_files({path}, options);
+}
+
+IpsecConfig read_ipsec_config_files(const std::vector<std::string>& paths, const IpsecOptions& options) {
+  IpsecConfig config;
+  for (const std::string& path : paths) parse_into(read_input_file(path, kMaxIpsecFileBytes), path, options, config);
+  return config;
 }
 
 }  // namespace gnf::nf

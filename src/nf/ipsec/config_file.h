@@ -49,6 +49,9 @@ struct IpsecConfig {
 IpsecConfig parse_ipsec_config(std::string_view text, const std::string& name, const IpsecOptions& options);
 // Reads and parses the file at `path` (at most kMaxIpsecFileBytes).
 IpsecConfig read_ipsec_config_file(const std::string& path, const IpsecOptions& options);
+// Reads the files at `paths` in order into one configuration, whose sp lines may name the SAs of an
+// earlier file (ipsec-secgw reads one file; the ipsec NF may take its sa and sp lines from two).
+IpsecConfig read_ipsec_config_files(const std::vector<std::string>& paths, const IpsecOptions& options);
 inline constexpr size_t kMaxIpsecFileBytes = size_t(64) << 20;
 
 }  // namespace gnf::nf

@@ -72,14 +72,17 @@ GNF_INLINE uint64_t ipsec_take_sequence(uint64_t* counter, bool esn) {
 
 // One frame from the protected side: `data`/`len` are updated to the frame to send. Returns the
 // counter to count it under: kIpsecOutProtected or kIpsecBypassed to forward it, else a drop.
+// `sa_index` is the SA that took it (per-SA counters), or kIpsecNoSa when none did.
 template <typename Cipher>
 GNF_HD IpsecCounter ipsec_outbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len,
-                                   FrameRoom room) {
+                                   FrameRoom room, uint32_t& sa_index) {
+  sa_index = kIpsecNoSa;
   EspIp ip;
   if (!esp_parse_frame(data, len, ip)) return kIpsecDropBadHeader;
   const SpdEntry policy = spd_lookup(v.out_spd, data + net::kEthHeaderBytes, ip);
   if (policy.action == SpAction::Bypass) return kIpsecBypassed;
   if (policy.action == SpAction::Discard) return kIpsecDropDiscard;
+  sa_index = policy.sa;
   const IpsecSa& sa = v.sas[policy.sa];
   const uint64_t seq = ipsec_take_sequence(&v.sequences[policy.sa], sa.esn);
   if (seq == 0) return kIpsecDropSequenceOverflow;
@@ -90,9 +93,11 @@ GNF_HD IpsecCounter ipsec_outbound(const IpsecView& v, Cipher& cipher, uint8_t*&
 }
 
 // One frame from the unprotected side: `data`/`len` are updated to the decapsulated frame. Returns
-// kIpsecInDecrypted or kIpsecBypassed to forward it, else a drop.
+// kIpsecInDecrypted or kIpsecBypassed to forward it, else a drop; `sa_index` as for outbound.
 template <typename Cipher>
-GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len) {
+GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len,
+                                  uint32_t& sa_index) {
+  sa_index = kIpsecNoSa;
   EspIp ip;
   if (!esp_parse_frame(data, len, ip)) return kIpsecDropBadHeader;
   uint8_t* ip_start = data + net::kEthHeaderBytes;
@@ -107,7 +112,7 @@ GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& 
     return kIpsecDropBadHeader;
   if (ip.length - ip.header_bytes < kEspHeaderBytes) return kIpsecDropTruncated;
   const uint8_t* esp = ip_start + ip.header_bytes;
-  const uint32_t sa_index = ipsec_inbound_sa(v, wire::load_be32(esp));
+  sa_index = ipsec_inbound_sa(v, wire::load_be32(esp));
   if (sa_index == kIpsecNoSa) return kIpsecDropUnknownSpi;
   const IpsecSa& sa = v.sas[sa_index];
   EspCryptoJob job;
@@ -130,6 +135,18 @@ GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& 
   const SpdEntry policy = spd_lookup(v.in_spd, data + net::kEthHeaderBytes, inner);
   if (policy.action != SpAction::Protect || policy.sa != sa_index) return kIpsecDropPolicyMismatch;
   return kIpsecInDecrypted;
+}
+
+// The same, for callers that keep no per-SA counters.
+template <typename Cipher>
+GNF_HD IpsecCounter ipsec_outbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len, FrameRoom room) {
+  uint32_t sa_index;
+  return ipsec_outbound(v, cipher, data, len, room, sa_index);
+}
+template <typename Cipher>
+GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len) {
+  uint32_t sa_index;
+  return ipsec_inbound(v, cipher, data, len, sa_index);
 }
 
 }  // namespace gnf::nf

@@ -1,0 +1,132 @@
+#include "nf/ipsec/ipsec_gateway.h"
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "nf/ipsec/openssl_cipher.h"
+#include "sync/ordering.h"
+#include "util/error.h"
+#include "util/files.h"
+
+namespace gnf::nf {
+
+namespace {
+
+bool forwards(IpsecCounter c) { return c == kIpsecOutProtected || c == kIpsecInDecrypted || c == kIpsecBypassed; }
+
+// "1", "1, 3": port numbers below `ports`, as a bit mask.
+uint32_t parse_ports(const Params& params, const char* key, uint16_t ports) {
+  const std::string text = params.get_string(key, "");
+  uint32_t mask = 0;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    std::string_view word = std::string_view(text).substr(at, comma - at);
+    while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+    while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+    unsigned port = 0;
+    auto [end, err] = std::from_chars(word.data(), word.data() + word.size(), port);
+    if (word.empty() || err != std::errc() || end != word.data() + word.size() || port >= ports)
+      params.fail(key, fmt::format("'{}' is not a port number below {} (the ports are numbered as configured, from 0)",
+                                   word, ports));
+    mask |= 1u << port;
+    at = comma + 1;
+  }
+  return mask;
+}
+
+}  // namespace
+
+void ipsec_process_on_host(const IpsecNfView& v, PacketBatch& batch, NfCounters& counters) {
+  assert(batch.plane < v.planes && "a plane without its cipher");
+  OpensslEspCipher& cipher = *v.ciphers[batch.plane];
+  for (uint32_t i = 0; i < batch.count; ++i) {
+    PacketRef& p = batch.packets[i];
+    if (p.verdict != Verdict::Forward) continue;
+    uint8_t* data = p.data;
+    uint32_t len = p.len, sa = kIpsecNoSa;
+    IpsecCounter c = (v.unprotected_ports >> p.in_port) & 1
+                         ? ipsec_inbound(*v.tables, cipher, data, len, sa)
+                         : ipsec_outbound(*v.tables, cipher, data, len, FrameRoom{p.headroom, p.tailroom}, sa);
+    if (forwards(c) && !packet_reframe(p, data, len)) c = kIpsecDropNoRoom;
+    ++counters.value[c];
+    if (sa != kIpsecNoSa) add_relaxed(&v.sa_counters[size_t(sa) * kIpsecCounterCount + c], 1);
+    if (!forwards(c)) p.verdict = Verdict::Drop;
+  }
+}
+
+IpsecGateway::IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes)
+    : files_(std::move(files)),
+      sa_lines_(config.sa_lines),
+      tables_(config),
+      tables_view_(tables_.view()),
+      sa_counters_(config.sas.size() * kIpsecCounterCount, 0) {
+  for (uint32_t p = 0; p < planes; ++p) {
+    ciphers_.push_back(std::make_unique<OpensslEspCipher>(config.sas));
+    cipher_table_.push_back(ciphers_.back().get());
+  }
+}
+
+IpsecGateway::~IpsecGateway() = default;
+
+IpsecNfView IpsecGateway::view(uint32_t unprotected_ports) {
+  return IpsecNfView{&tables_view_, sa_counters_.data(), cipher_table_.data(), uint32_t(cipher_table_.size()),
+                     unprotected_ports};
+}
+
+void IpsecGateway::device_view(IpsecNfView&) {
+  throw UserError("ipsec: no GPU cipher yet; the ipsec NF runs on the cpu path");
+}
+
+std::optional<NfTableStats> IpsecGateway::table_stats() const {
+  NfTableStats stats{"sas", files_.front(), 0, {}};
+  const std::vector<IpsecSa>& sas = tables_.sas();
+  for (size_t s = 0; s < sas.size(); ++s) {
+    const bool out = sas[s].direction == IpsecDirection::Out;
+    NfEntryStats entry{sa_lines_[s], fmt::format("sa {} {}", out ? "out" : "in", sas[s].spi), {}};
+    // The SA's own outcome always, the others once they happened.
+    const IpsecCounter own = out ? kIpsecOutProtected : kIpsecInDecrypted;
+    for (uint32_t c = 0; c < kIpsecCounterCount; ++c) {
+      const uint64_t n = __atomic_load_n(&sa_counters_[s * kIpsecCounterCount + c], __ATOMIC_RELAXED);
+      if (n || c == own) entry.counters.emplace_back(kIpsecCounterNames[c], n);
+    }
+    stats.entries.push_back(std::move(entry));
+  }
+  return stats;
+}
+
+std::unique_ptr<IpsecGateway> configure_ipsec(const Params& params, const NfContext& context, IpsecNfView& view) {
+  std::vector<std::string> files;
+  for (const char* key : {"sa", "sp"}) {
+    const std::string file = params.get_path(key);
+    if (file.empty()) continue;
+    try {
+      check_input_file(file);
+    } catch (const UserError& e) {
+      params.fail(key, e.what());
+    }
+    files.push_back(file);
+  }
+  const uint32_t unprotected = parse_ports(params, "unprotected", context.ports);
+  IpsecOptions options;
+  options.replay_window = uint32_t(params.get_int("replay_window", options.replay_window, kMinReplayWindow, kMaxReplayWindow));
+  options.esn = params.get_bool("esn", options.esn);
+  params.reject_unknown();
+  if (params.path_if_string("sa").empty())
+    params.fail("sa", "an ipsec needs its SAs: sa = \"FILE\" with ipsec-secgw sa lines (and sp lines, or sp = \"FILE\")");
+  if (options.replay_window % 64 != 0)
+    params.fail("replay_window", fmt::format("{} is not a multiple of 64", options.replay_window));
+  if (unprotected == 0)
+    params.fail("unprotected", "no unprotected port: name the ports encrypted traffic arrives on (ipsec-secgw's -u)");
+  if (context.chain_on_gpu)
+    params.fail("type", "ipsec runs on the cpu path only for now: its GPU cipher is not integrated yet");
+  auto gateway = std::make_unique<IpsecGateway>(read_ipsec_config_files(files, options), files, context.planes);
+  view = gateway->view(unprotected);
+  return gateway;
+}
+
+}  // namespace gnf::nf
