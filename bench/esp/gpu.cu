@@ -32,13 +32,6 @@ __global__ void esp_thread_per_packet(nf::DeviceEspCipher in_global, const nf::I
 
 }  // namespace
 
-std::string gpu_unusable_reason() {
-  int devices = 0;
-  const cudaError_t err = cudaGetDeviceCount(&devices);
-  if (err != cudaSuccess) return std::string("no usable CUDA device: ") + cudaGetErrorName(err);
-  return devices > 0 ? "" : "no CUDA device";
-}
-
 std::string gpu_name() {
   cudaDeviceProp p;
   GNF_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));

@@ -9,8 +9,7 @@
 
 namespace gnf::esp_bench {
 
-// Empty when a CUDA device is usable here; else why not.
-std::string gpu_unusable_reason();
+// Device 0's name.
 std::string gpu_name();
 
 class EspOnGpu {

@@ -15,6 +15,7 @@
 
 #include "cpu.h"
 #include "gpu.h"
+#include "mem/cuda_alloc.h"
 
 namespace {
 
@@ -33,7 +34,7 @@ struct Options {
 nlohmann::json rate_json(const Rate& r) { return {{"gbps", r.gbps}, {"mpps", r.mpps}}; }
 
 int run(const Options& o) {
-  const std::string no_gpu = o.gpu ? gpu_unusable_reason() : "--no-gpu";
+  const std::string no_gpu = !o.gpu ? "--no-gpu" : gnf::mem::cuda_device_available() ? "" : "no usable CUDA device";
   nlohmann::json report = {{"tool", "gnf-esp-bench"},
                            {"gpu", no_gpu.empty() ? gpu_name() : ""},
                            {"gpu_skipped", no_gpu},

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "../unit/random_esp.h"
 #include "gpu_test.h"
 #include "mem/block.h"
 #include "nf/ipsec/device_cipher.h"
@@ -38,33 +39,12 @@ __global__ void run_cipher(DeviceEspCipher in_global, const IpsecSa* sas, const 
   }
 }
 
-struct Algorithm {
-  EspCipher cipher;
-  EspAuth auth;
-};
-const Algorithm kAlgorithms[] = {{EspCipher::Null, EspAuth::Null},
-                                 {EspCipher::Null, EspAuth::HmacSha1_96},
-                                 {EspCipher::AesCbc128, EspAuth::HmacSha1_96},
-                                 {EspCipher::AesGcm128, EspAuth::Gcm},
-                                 {EspCipher::AesGcm256, EspAuth::Gcm}};
-
 // Every algorithm with ESN off and on, each as an outbound SA (even index) and its inbound twin.
 std::vector<IpsecSa> random_sas(std::mt19937_64& rng) {
   std::vector<IpsecSa> sas;
-  for (const Algorithm& a : kAlgorithms)
-    for (const bool esn : {false, true}) {
-      IpsecSa sa{};
-      sa.spi = uint32_t(rng());
-      sa.cipher = a.cipher;
-      sa.auth = a.auth;
-      sa.esn = esn;
-      for (uint8_t& b : sa.cipher_key) b = uint8_t(rng());
-      for (uint8_t& b : sa.salt) b = uint8_t(rng());
-      for (uint8_t& b : sa.auth_key) b = uint8_t(rng());
-      sas.push_back(sa);
-      sa.direction = IpsecDirection::In;
-      sas.push_back(sa);
-    }
+  for (const test::EspAlgorithm& a : test::kEspAlgorithms)
+    for (const bool esn : {false, true})
+      for (const IpsecSa& sa : test::random_sa_pair(a, esn, rng)) sas.push_back(sa);
   return sas;
 }
 

@@ -50,4 +50,34 @@ std::vector<Record> read_records(const std::filesystem::path& path) {
   return records;
 }
 
+std::vector<CbcRecord> cbc_records(const std::vector<std::string>& key_bits) {
+  std::vector<CbcRecord> out;
+  for (const std::string& bits : key_bits) {
+    for (const char* kind : {"CBCGFSbox", "CBCKeySbox", "CBCVarKey", "CBCVarTxt", "CBCMMT"}) {
+      const std::string file = kind + bits + ".rsp";
+      for (const Record& r : read_records(kCryptoVectors / "ciphers/AES/CBC" / file))
+        out.push_back(CbcRecord{file + " " + r.at("Section") + " COUNT " + r.at("COUNT"), r.at("Section") == "ENCRYPT",
+                                hex(r.at("KEY")), hex(r.at("IV")), hex(r.at("PLAINTEXT")), hex(r.at("CIPHERTEXT"))});
+    }
+  }
+  return out;
+}
+
+std::vector<GcmRecord> gcm_records(const std::vector<std::string>& key_bits) {
+  std::vector<GcmRecord> out;
+  for (const std::string& bits : key_bits) {
+    for (const bool encrypt : {true, false}) {
+      const std::string file = std::string(encrypt ? "gcmEncryptExtIV" : "gcmDecrypt") + bits + ".rsp";
+      for (const Record& r : read_records(kCryptoVectors / "ciphers/AES/GCM" / file)) {
+        if (r.at("IVlen") != "96" || r.at("Taglen") != "128") continue;
+        const bool forged = r.count("FAIL") != 0;
+        out.push_back(GcmRecord{file + " Count " + r.at("Count") + " Keylen " + r.at("Keylen"), encrypt, forged,
+                                hex(r.at("Key")), hex(r.at("IV")), hex(r.at("AAD")), forged ? std::vector<uint8_t>{} : hex(r.at("PT")),
+                                hex(r.at("CT")), hex(r.at("Tag"))});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace gnf::test

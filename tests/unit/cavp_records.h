@@ -22,6 +22,25 @@ using Record = std::map<std::string, std::string>;
 
 std::vector<Record> read_records(const std::filesystem::path& path);
 
+// Every record of the AES-CBC KAT and MMT files (CBCGFSbox, CBCKeySbox, CBCVarKey, CBCVarTxt,
+// CBCMMT) for each of `key_bits`, decoded.
+struct CbcRecord {
+  std::string where;
+  bool encrypt;
+  std::vector<uint8_t> key, iv, plain, cipher;
+};
+std::vector<CbcRecord> cbc_records(const std::vector<std::string>& key_bits);
+
+// The AES-GCM records ESP can use (96-bit IV, 128-bit tag) of gcmEncryptExtIV<bits>.rsp and
+// gcmDecrypt<bits>.rsp for each of `key_bits` ("128", "256", ...), decoded.
+struct GcmRecord {
+  std::string where;  // file, count and key length, for failure messages
+  bool encrypt;
+  bool forged;        // a decryption record whose tag must be refused (FAIL); it has no PT
+  std::vector<uint8_t> key, iv, aad, pt, ct, tag;
+};
+std::vector<GcmRecord> gcm_records(const std::vector<std::string>& key_bits);
+
 }  // namespace gnf::test
 
 #define REQUIRE_CRYPTO_VECTORS()                                                                          \

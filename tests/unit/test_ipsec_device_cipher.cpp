@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ipsec_frames.h"
+#include "random_esp.h"
 #include "nf/ipsec/device_cipher.h"
 #include "nf/ipsec/ipsec.h"
 #include "nf/ipsec/openssl_cipher.h"
@@ -18,32 +19,6 @@ using namespace gnf;
 using namespace gnf::nf;
 
 namespace {
-
-struct Algorithm {
-  const char* name;
-  EspCipher cipher;
-  EspAuth auth;
-};
-const Algorithm kAlgorithms[] = {{"null", EspCipher::Null, EspAuth::Null},
-                                 {"null + hmac-sha1-96", EspCipher::Null, EspAuth::HmacSha1_96},
-                                 {"aes-128-cbc + hmac-sha1-96", EspCipher::AesCbc128, EspAuth::HmacSha1_96},
-                                 {"aes-128-gcm", EspCipher::AesGcm128, EspAuth::Gcm},
-                                 {"aes-256-gcm", EspCipher::AesGcm256, EspAuth::Gcm}};
-
-// An outbound SA and its inbound twin, with random SPI and keys.
-std::vector<IpsecSa> random_sas(const Algorithm& a, bool esn, std::mt19937_64& rng) {
-  IpsecSa sa{};
-  sa.spi = uint32_t(rng());
-  sa.cipher = a.cipher;
-  sa.auth = a.auth;
-  sa.esn = esn;
-  for (uint8_t& b : sa.cipher_key) b = uint8_t(rng());
-  for (uint8_t& b : sa.salt) b = uint8_t(rng());
-  for (uint8_t& b : sa.auth_key) b = uint8_t(rng());
-  IpsecSa in = sa;
-  in.direction = IpsecDirection::In;
-  return {sa, in};
-}
 
 // An ESP packet's bytes for the cipher: header, room for the IV, `payload` random bytes, room for the ICV.
 std::vector<uint8_t> random_packet(const IpsecSa& sa, uint64_t seq, uint32_t payload, std::mt19937_64& rng) {
@@ -63,10 +38,10 @@ EspCryptoJob job_of(std::vector<uint8_t>& packet, uint32_t payload, uint64_t seq
 TEST(DeviceEspCipher, SealsByteForByteAsOpensslAndOpensWhatItSeals) {
   std::mt19937_64 rng(13);
   size_t packets = 0, refused = 0;
-  for (const Algorithm& a : kAlgorithms) {
+  for (const test::EspAlgorithm& a : test::kEspAlgorithms) {
     for (const bool esn : {false, true}) {
       for (int key_set = 0; key_set < 10; ++key_set) {
-        const std::vector<IpsecSa> sas = random_sas(a, esn, rng);
+        const std::vector<IpsecSa> sas = test::random_sa_pair(a, esn, rng);
         OpensslEspCipher openssl(sas);
         const EspKeys keys(sas);
         DeviceEspCipher device = keys.host_view();

@@ -100,33 +100,34 @@ GNF_INLINE uint32_t aes_last_column(const AesTables& t, bool inverse, uint32_t a
          aes_sbox(t, d & 0xFF);
 }
 
-GNF_INLINE AesBlock aes_encrypt(const AesTables& t, const AesKey& k, const AesBlock& in) {
-  const uint32_t* rk = k.words;
-  uint32_t s0 = in.w[0] ^ rk[0], s1 = in.w[1] ^ rk[1], s2 = in.w[2] ^ rk[2], s3 = in.w[3] ^ rk[3];
-  for (uint32_t round = 1; round < k.rounds; ++round) {
-    rk += 4;
-    const uint32_t t0 = aes_column(t.te, s0, s1, s2, s3) ^ rk[0], t1 = aes_column(t.te, s1, s2, s3, s0) ^ rk[1],
-                   t2 = aes_column(t.te, s2, s3, s0, s1) ^ rk[2], t3 = aes_column(t.te, s3, s0, s1, s2) ^ rk[3];
-    s0 = t0, s1 = t1, s2 = t2, s3 = t3;
-  }
-  rk += 4;
-  return AesBlock{{aes_last_column(t, false, s0, s1, s2, s3) ^ rk[0], aes_last_column(t, false, s1, s2, s3, s0) ^ rk[1],
-                   aes_last_column(t, false, s2, s3, s0, s1) ^ rk[2], aes_last_column(t, false, s3, s0, s1, s2) ^ rk[3]}};
+// Where row `row` of output column `column` comes from: ShiftRows takes it from the column `row`
+// to the right, InvShiftRows from the one `row` to the left.
+GNF_INLINE uint32_t aes_shifted(uint32_t column, uint32_t row, bool inverse) {
+  return (inverse ? column + 4 - row : column + row) & 3;
 }
 
-// With a decryption schedule (aes_decryption_key): InvShiftRows reads the columns the other way round.
-GNF_INLINE AesBlock aes_decrypt(const AesTables& t, const AesKey& k, const AesBlock& in) {
-  const uint32_t* rk = k.words;
-  uint32_t s0 = in.w[0] ^ rk[0], s1 = in.w[1] ^ rk[1], s2 = in.w[2] ^ rk[2], s3 = in.w[3] ^ rk[3];
-  for (uint32_t round = 1; round < k.rounds; ++round) {
-    rk += 4;
-    const uint32_t t0 = aes_column(t.td, s0, s3, s2, s1) ^ rk[0], t1 = aes_column(t.td, s1, s0, s3, s2) ^ rk[1],
-                   t2 = aes_column(t.td, s2, s1, s0, s3) ^ rk[2], t3 = aes_column(t.td, s3, s2, s1, s0) ^ rk[3];
-    s0 = t0, s1 = t1, s2 = t2, s3 = t3;
+// One round, keyed with `rk`: the last has no MixColumns.
+GNF_INLINE AesBlock aes_round(const AesTables& t, bool inverse, bool last, const AesBlock& s, const uint32_t* rk) {
+  AesBlock out;
+  GNF_UNROLL
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t a = s.w[c], b = s.w[aes_shifted(c, 1, inverse)], d = s.w[aes_shifted(c, 2, inverse)],
+                   e = s.w[aes_shifted(c, 3, inverse)];
+    out.w[c] = (last ? aes_last_column(t, inverse, a, b, d, e) : aes_column(inverse ? t.td : t.te, a, b, d, e)) ^ rk[c];
   }
-  rk += 4;
-  return AesBlock{{aes_last_column(t, true, s0, s3, s2, s1) ^ rk[0], aes_last_column(t, true, s1, s0, s3, s2) ^ rk[1],
-                   aes_last_column(t, true, s2, s1, s0, s3) ^ rk[2], aes_last_column(t, true, s3, s2, s1, s0) ^ rk[3]}};
+  return out;
+}
+
+// The cipher or, with a decryption schedule (aes_decryption_key), the equivalent inverse cipher.
+GNF_INLINE AesBlock aes_cipher(const AesTables& t, const AesKey& k, const AesBlock& in, bool inverse) {
+  AesBlock s = aes_xor(in, AesBlock{{k.words[0], k.words[1], k.words[2], k.words[3]}});
+  for (uint32_t round = 1; round < k.rounds; ++round) s = aes_round(t, inverse, false, s, k.words + 4 * round);
+  return aes_round(t, inverse, true, s, k.words + 4 * k.rounds);
+}
+
+GNF_INLINE AesBlock aes_encrypt(const AesTables& t, const AesKey& k, const AesBlock& in) { return aes_cipher(t, k, in, false); }
+GNF_INLINE AesBlock aes_decrypt(const AesTables& t, const AesKey& decryption, const AesBlock& in) {
+  return aes_cipher(t, decryption, in, true);
 }
 
 // CBC (NIST SP 800-38A §6.2) in place over `bytes`, a multiple of 16.

@@ -45,12 +45,8 @@ struct DeviceEspCipher {
     const EspSaKeys& k = keys[sa_index];
     uint8_t* payload = esp_payload(sa, job);
     if (sa.auth == EspAuth::Gcm) {
-      uint8_t nonce[kGcmNonceBytes], aad[kMaxAadBytes];
       esp_gcm_iv(job.seq, esp_iv(job));
-      esp_gcm_nonce(sa, job, nonce);
-      const uint32_t aad_bytes = esp_gcm_aad(sa, job, aad);
-      aes_store(esp_icv(sa, job),
-                aes_gcm(*tables, k.encryption, k.ghash, nonce, aad, aad_bytes, payload, job.payload, true));
+      aes_store(esp_icv(sa, job), gcm(k, esp_gcm_input(sa, job), payload, job.payload, true));
       return true;
     }
     if (sa.cipher == EspCipher::AesCbc128) {
@@ -72,10 +68,8 @@ struct DeviceEspCipher {
     const EspSaKeys& k = keys[sa_index];
     uint8_t* payload = esp_payload(sa, job);
     if (sa.auth == EspAuth::Gcm) {
-      uint8_t nonce[kGcmNonceBytes], aad[kMaxAadBytes], tag[16];
-      esp_gcm_nonce(sa, job, nonce);
-      const uint32_t aad_bytes = esp_gcm_aad(sa, job, aad);
-      aes_store(tag, aes_gcm(*tables, k.encryption, k.ghash, nonce, aad, aad_bytes, payload, job.payload, false));
+      uint8_t tag[16];
+      aes_store(tag, gcm(k, esp_gcm_input(sa, job), payload, job.payload, false));
       return esp_icv_equal(tag, esp_icv(sa, job), 16);
     }
     if (sa.auth == EspAuth::HmacSha1_96) {
@@ -88,6 +82,9 @@ struct DeviceEspCipher {
   }
 
  private:
+  GNF_HD AesBlock gcm(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes, bool encrypt) const {
+    return aes_gcm(*tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
+  }
   GNF_HD static void icv_of(const EspSaKeys& k, const IpsecSa& sa, const EspCryptoJob& job,
                             uint8_t digest[kSha1DigestBytes]) {
     uint8_t high[4];

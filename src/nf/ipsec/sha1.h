@@ -11,14 +11,6 @@
 #include "util/hd.h"
 #include "wire/bytes.h"
 
-// The 80 rounds unrolled on the device, so the 16-word schedule stays in registers; the host's
-// compiler decides for itself.
-#if defined(__CUDA_ARCH__)
-#define GNF_SHA1_UNROLL _Pragma("unroll")
-#else
-#define GNF_SHA1_UNROLL
-#endif
-
 namespace gnf::nf {
 
 inline constexpr uint32_t kSha1BlockBytes = 64;
@@ -28,10 +20,10 @@ GNF_INLINE uint32_t sha1_rol(uint32_t x, uint32_t bits) { return x << bits | x >
 
 GNF_INLINE void sha1_compress(uint32_t h[5], const uint8_t* block) {
   uint32_t w[16];
-  GNF_SHA1_UNROLL
+  GNF_UNROLL
   for (int i = 0; i < 16; ++i) w[i] = wire::load_be32(block + 4 * i);
   uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-  GNF_SHA1_UNROLL
+  GNF_UNROLL
   for (int i = 0; i < 80; ++i) {
     if (i >= 16) w[i & 15] = sha1_rol(w[(i - 3) & 15] ^ w[(i - 8) & 15] ^ w[(i - 14) & 15] ^ w[i & 15], 1);
     const uint32_t f = i < 20 ? (b & c) | (~b & d) : i < 40 ? b ^ c ^ d : i < 60 ? (b & c) | (b & d) | (c & d) : b ^ c ^ d;
