@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "util/hd.h"
+#include "util/unroll.h"
 #include "wire/bytes.h"
 
 namespace gnf::nf {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 
 #include "util/hd.h"
+#include "util/unroll.h"
 #include "wire/bytes.h"
 
 namespace gnf::nf {
