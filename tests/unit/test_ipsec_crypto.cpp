@@ -1,127 +1,58 @@
 // The CPU's ESP primitives (nf/ipsec/openssl_primitives.h), as wrapped, against vectors nobody here
 // wrote: NIST CAVP's AES-CBC (CBC*128.rsp) and AES-GCM (gcmEncryptExtIV*, gcmDecrypt*: the
 // 96-bit IV, 128-bit tag ones ESP uses) and RFC 2202's HMAC-SHA1, as Debian's
-// python3-cryptography-vectors ships them (scripts/install-deps.sh installs it).
+// python3-cryptography-vectors ships them (cavp_records.h reads them).
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "cavp_records.h"
 #include "nf/ipsec/openssl_primitives.h"
 
 using namespace gnf::nf;
-
-namespace {
-
-const std::filesystem::path kVectors = "/usr/lib/python3/dist-packages/cryptography_vectors";
-
-std::vector<uint8_t> hex(const std::string& text) {
-  std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < text.size(); i += 2) out.push_back(uint8_t(std::stoul(text.substr(i, 2), nullptr, 16)));
-  return out;
-}
-
-// One record of a CAVP .rsp file (or RFC 2202's text): its "Name = value" lines, with the
-// "[Name = value]" section lines above it and a bare "[ENCRYPT]"/"[DECRYPT]" as "Section"; a bare
-// word such as FAIL is a name with an empty value.
-using Record = std::map<std::string, std::string>;
-
-std::string trim(const std::string& s) {
-  const size_t first = s.find_first_not_of(' ');
-  return first == s.npos ? "" : s.substr(first, s.find_last_not_of(' ') + 1 - first);
-}
-
-std::vector<Record> read_records(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::vector<Record> records;
-  Record header, current;
-  auto flush = [&] {
-    if (!current.empty()) {
-      for (const auto& [k, v] : header) current.emplace(k, v);
-      records.push_back(current);
-      current.clear();
-    }
-  };
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') {
-      if (line.empty()) flush();
-      continue;
-    }
-    const bool section = line[0] == '[';
-    if (section) {
-      flush();
-      line = line.substr(1, line.find(']') - 1);
-    }
-    const size_t eq = line.find('=');
-    const std::string name = eq == line.npos ? (section ? "Section" : line) : trim(line.substr(0, eq));
-    const std::string value = eq == line.npos ? (section ? line : "") : trim(line.substr(eq + 1));
-    (section ? header : current)[name] = value;
-  }
-  flush();
-  return records;
-}
-
-#define REQUIRE_VECTORS()                                                                                      \
-  if (!std::filesystem::exists(kVectors))                                                                      \
-  GTEST_SKIP() << kVectors << " is missing: apt-get install python3-cryptography-vectors (scripts/install-deps.sh)"
-
-}  // namespace
+using gnf::test::hex;
+using gnf::test::kCryptoVectors;
+using gnf::test::read_records;
+using gnf::test::Record;
 
 TEST(IpsecCrypto, AesCbc128MatchesNistCavp) {
-  REQUIRE_VECTORS();
+  REQUIRE_CRYPTO_VECTORS();
   size_t checked = 0;
-  for (const char* file : {"CBCGFSbox128.rsp", "CBCKeySbox128.rsp", "CBCVarKey128.rsp", "CBCVarTxt128.rsp", "CBCMMT128.rsp"}) {
-    for (const Record& r : read_records(kVectors / "ciphers/AES/CBC" / file)) {
-      const bool encrypt = r.at("Section") == "ENCRYPT";
-      const auto key = hex(r.at("KEY")), iv = hex(r.at("IV")), plain = hex(r.at("PLAINTEXT")),
-                 cipher = hex(r.at("CIPHERTEXT"));
-      std::vector<uint8_t> buffer = encrypt ? plain : cipher;
-      AesCbc128 aes(key.data(), encrypt);
-      ASSERT_TRUE(aes.run(iv.data(), buffer.data(), buffer.data(), uint32_t(buffer.size())));  // in place, as ESP does
-      EXPECT_EQ(buffer, encrypt ? cipher : plain) << file << " " << r.at("Section") << " COUNT " << r.at("COUNT");
-      ++checked;
-    }
+  for (const gnf::test::CbcRecord& r : gnf::test::cbc_records({"128"})) {
+    std::vector<uint8_t> buffer = r.encrypt ? r.plain : r.cipher;
+    AesCbc128 aes(r.key.data(), r.encrypt);
+    ASSERT_TRUE(aes.run(r.iv.data(), buffer.data(), buffer.data(), uint32_t(buffer.size())));  // in place, as ESP does
+    EXPECT_EQ(buffer, r.encrypt ? r.cipher : r.plain) << r.where;
+    ++checked;
   }
   EXPECT_EQ(checked, 588u);  // every record of the five files
 }
 
 TEST(IpsecCrypto, AesGcmMatchesNistCavp) {
-  REQUIRE_VECTORS();
+  REQUIRE_CRYPTO_VECTORS();
   size_t sealed = 0, opened = 0, refused = 0;
-  for (const char* bits : {"128", "256"}) {
-    for (const bool encrypt : {true, false}) {
-      const std::string file = std::string(encrypt ? "gcmEncryptExtIV" : "gcmDecrypt") + bits + ".rsp";
-      for (const Record& r : read_records(kVectors / "ciphers/AES/GCM" / file)) {
-        if (r.at("IVlen") != "96" || r.at("Taglen") != "128") continue;
-        const auto key = hex(r.at("Key")), iv = hex(r.at("IV")), aad = hex(r.at("AAD")), ct = hex(r.at("CT")),
-                   tag = hex(r.at("Tag"));
-        AesGcm gcm(key.data(), uint32_t(key.size()), encrypt);
-        const std::string where = file + " Count " + r.at("Count") + " Keylen " + r.at("Keylen");
-        if (encrypt) {
-          std::vector<uint8_t> buffer = hex(r.at("PT")), got_tag(16);
-          ASSERT_TRUE(gcm.seal(iv.data(), aad.data(), uint32_t(aad.size()), buffer.data(), buffer.data(),
-                               uint32_t(buffer.size()), got_tag.data()));
-          EXPECT_EQ(buffer, ct) << where;
-          EXPECT_EQ(got_tag, tag) << where;
-          ++sealed;
-          continue;
-        }
-        std::vector<uint8_t> buffer = ct;
-        const bool ok = gcm.open(iv.data(), aad.data(), uint32_t(aad.size()), buffer.data(), buffer.data(),
-                                 uint32_t(buffer.size()), tag.data());
-        if (r.count("FAIL")) {
-          EXPECT_FALSE(ok) << where << ": a forged tag was accepted";
-          ++refused;
-        } else {
-          EXPECT_TRUE(ok) << where;
-          EXPECT_EQ(buffer, hex(r.at("PT"))) << where;
-          ++opened;
-        }
-      }
+  for (const gnf::test::GcmRecord& r : gnf::test::gcm_records({"128", "256"})) {
+    AesGcm gcm(r.key.data(), uint32_t(r.key.size()), r.encrypt);
+    if (r.encrypt) {
+      std::vector<uint8_t> buffer = r.pt, got_tag(16);
+      ASSERT_TRUE(gcm.seal(r.iv.data(), r.aad.data(), uint32_t(r.aad.size()), buffer.data(), buffer.data(),
+                           uint32_t(buffer.size()), got_tag.data()));
+      EXPECT_EQ(buffer, r.ct) << r.where;
+      EXPECT_EQ(got_tag, r.tag) << r.where;
+      ++sealed;
+      continue;
+    }
+    std::vector<uint8_t> buffer = r.ct;
+    const bool ok = gcm.open(r.iv.data(), r.aad.data(), uint32_t(r.aad.size()), buffer.data(), buffer.data(),
+                             uint32_t(buffer.size()), r.tag.data());
+    if (r.forged) {
+      EXPECT_FALSE(ok) << r.where << ": a forged tag was accepted";
+      ++refused;
+    } else {
+      EXPECT_TRUE(ok) << r.where;
+      EXPECT_EQ(buffer, r.pt) << r.where;
+      ++opened;
     }
   }
   EXPECT_GT(sealed, 500u);
@@ -130,9 +61,9 @@ TEST(IpsecCrypto, AesGcmMatchesNistCavp) {
 }
 
 TEST(IpsecCrypto, HmacSha1MatchesRfc2202) {
-  REQUIRE_VECTORS();
+  REQUIRE_CRYPTO_VECTORS();
   size_t checked = 0;
-  for (const Record& r : read_records(kVectors / "HMAC/rfc-2202-sha1.txt")) {
+  for (const Record& r : read_records(kCryptoVectors / "HMAC/rfc-2202-sha1.txt")) {
     const auto key = hex(r.at("Key")), msg = hex(r.at("Msg")), md = hex(r.at("MD"));
     HmacSha1 hmac(key.data(), uint32_t(key.size()));
     uint8_t digest[20];

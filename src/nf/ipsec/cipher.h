@@ -64,6 +64,19 @@ GNF_INLINE uint32_t esp_gcm_aad(const IpsecSa& sa, const EspCryptoJob& job, uint
   return 12;
 }
 
+// What GCM takes besides the key and the payload, for one packet (its IV already in place).
+struct EspGcmInput {
+  uint8_t nonce[kGcmNonceBytes];
+  uint8_t aad[kMaxAadBytes];
+  uint32_t aad_bytes;
+};
+GNF_INLINE EspGcmInput esp_gcm_input(const IpsecSa& sa, const EspCryptoJob& job) {
+  EspGcmInput in;
+  esp_gcm_nonce(sa, job, in.nonce);
+  in.aad_bytes = esp_gcm_aad(sa, job, in.aad);
+  return in;
+}
+
 // The bytes the HMAC covers: `covered` from the ESP header on, then `extra` (the sequence number's
 // high half with ESN, else nothing) from `high`.
 GNF_INLINE uint32_t esp_hmac_covered(const IpsecSa& sa, const EspCryptoJob& job) {

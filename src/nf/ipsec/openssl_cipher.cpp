@@ -27,11 +27,9 @@ bool OpensslEspCipher::seal(uint32_t sa_index, const IpsecSa& sa, const EspCrypt
   Keyed& keyed = keyed_[sa_index];
   uint8_t* payload = esp_payload(sa, job);
   if (sa.auth == EspAuth::Gcm) {
-    uint8_t nonce[kGcmNonceBytes], aad[kMaxAadBytes];
     esp_gcm_iv(job.seq, esp_iv(job));
-    esp_gcm_nonce(sa, job, nonce);
-    const uint32_t aad_bytes = esp_gcm_aad(sa, job, aad);
-    return keyed.gcm->seal(nonce, aad, aad_bytes, payload, payload, job.payload, esp_icv(sa, job));
+    const EspGcmInput gcm = esp_gcm_input(sa, job);
+    return keyed.gcm->seal(gcm.nonce, gcm.aad, gcm.aad_bytes, payload, payload, job.payload, esp_icv(sa, job));
   }
   if (sa.cipher == EspCipher::AesCbc128) {
     uint8_t nonce[kAesBlockBytes];
@@ -51,10 +49,8 @@ bool OpensslEspCipher::open(uint32_t sa_index, const IpsecSa& sa, const EspCrypt
   Keyed& keyed = keyed_[sa_index];
   uint8_t* payload = esp_payload(sa, job);
   if (sa.auth == EspAuth::Gcm) {
-    uint8_t nonce[kGcmNonceBytes], aad[kMaxAadBytes];
-    esp_gcm_nonce(sa, job, nonce);
-    const uint32_t aad_bytes = esp_gcm_aad(sa, job, aad);
-    return keyed.gcm->open(nonce, aad, aad_bytes, payload, payload, job.payload, esp_icv(sa, job));
+    const EspGcmInput gcm = esp_gcm_input(sa, job);
+    return keyed.gcm->open(gcm.nonce, gcm.aad, gcm.aad_bytes, payload, payload, job.payload, esp_icv(sa, job));
   }
   if (sa.auth == EspAuth::HmacSha1_96) {
     uint8_t digest[20];

@@ -1,0 +1,77 @@
+#include "cpu.h"
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "nf/ipsec/openssl_cipher.h"
+
+namespace gnf::esp_bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The workload's packets sealed by OpenSSL: what an opening pass starts from.
+std::vector<uint8_t> sealed_slots(const Workload& w) {
+  nf::OpensslEspCipher cipher(w.sas);
+  std::vector<uint8_t> slots = w.slots;
+  for (const PacketJob& j : w.jobs)
+    if (!cipher.seal(j.sa, w.sas[j.sa], crypto_job(j, slots.data()))) throw std::runtime_error("OpenSSL failed to seal");
+  return slots;
+}
+
+// One thread's passes; returns its rate over the time its cipher calls took.
+Rate one_thread(const Workload& w, const std::vector<uint8_t>& start, bool seal, double seconds,
+                const std::atomic<bool>& go) {
+  nf::OpensslEspCipher cipher(w.sas);
+  std::vector<uint8_t> slots = start;
+  while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+  Clock::duration busy{};
+  uint64_t passes = 0;
+  const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  while (passes == 0 || Clock::now() < end) {
+    if (!seal) slots = start;
+    const Clock::time_point t0 = Clock::now();
+    for (const PacketJob& j : w.jobs) {
+      const nf::EspCryptoJob job = crypto_job(j, slots.data());
+      const bool ok = seal ? cipher.seal(j.sa, w.sas[j.sa], job) : cipher.open(j.sa + 1, w.sas[j.sa + 1], job);
+      if (!ok) throw std::runtime_error(seal ? "OpenSSL failed to seal" : "OpenSSL refused a packet it sealed");
+    }
+    busy += Clock::now() - t0;
+    ++passes;
+  }
+  const double s = std::chrono::duration<double>(busy).count();
+  return Rate{double(w.inner_bytes) * 8 * double(passes) / s / 1e9, double(w.jobs.size()) * double(passes) / s / 1e6};
+}
+
+}  // namespace
+
+Rate openssl_rate(const Workload& w, bool seal, unsigned threads, double seconds) {
+  const std::vector<uint8_t> start = seal ? w.slots : sealed_slots(w);
+  std::vector<Rate> rates(threads);
+  std::vector<std::exception_ptr> errors(threads);
+  std::atomic<bool> go{false};
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        rates[t] = one_thread(w, start, seal, seconds, go);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  go.store(true, std::memory_order_release);
+  for (std::thread& t : pool) t.join();
+  Rate total{0, 0};
+  for (unsigned t = 0; t < threads; ++t) {
+    if (errors[t]) std::rethrow_exception(errors[t]);
+    total.gbps += rates[t].gbps;
+    total.mpps += rates[t].mpps;
+  }
+  return total;
+}
+
+}  // namespace gnf::esp_bench

@@ -1,0 +1,142 @@
+// The GPU's ESP cipher: cipher.h's seal and open over gnf's own AES (aes.h), GCM (gcm.h) and
+// HMAC-SHA1 (sha1.h), one thread per packet, host and device from one source. On the host the
+// same code is held byte for byte to OpensslEspCipher (tests/unit/test_ipsec_device_cipher.cpp);
+// in a kernel it is the device branch of the ipsec NF.
+//
+// DeviceEspCipher is a view, trivially copyable, passed to kernels by value: the AES tables and
+// one EspSaKeys per SA, indexed by the SA's index, everything a packet needs precomputed on the
+// host when the SAs are loaded (key schedules, GHASH's table, HMAC's midstates). EspKeys makes
+// them in host memory, DeviceEspKeys copies them into GPU memory. A kernel first moves the tables
+// into shared memory (esp_cipher_in_shared below, aes.h says why); the per-SA keys stay in global
+// memory, read through L1 (one SA's 784 bytes are shared by every packet of that SA).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "mem/block.h"
+#include "nf/ipsec/aes.h"
+#include "nf/ipsec/cipher.h"
+#include "nf/ipsec/gcm.h"
+#include "nf/ipsec/sha1.h"
+#include "util/hd.h"
+
+namespace gnf::nf {
+
+struct EspSaKeys {
+  AesKey encryption;  // GCM's counter mode, CBC's encryption and its IV
+  AesKey decryption;  // CBC's decryption
+  GhashKey ghash;     // GCM
+  HmacSha1Key hmac;   // HMAC-SHA1-96
+};
+
+// Whether the first `bytes` of a and b are equal, in time that does not depend on where they differ.
+GNF_INLINE bool esp_icv_equal(const uint8_t* a, const uint8_t* b, uint32_t bytes) {
+  uint32_t difference = 0;
+  for (uint32_t i = 0; i < bytes; ++i) difference |= uint32_t(a[i] ^ b[i]);
+  return difference == 0;
+}
+
+struct DeviceEspCipher {
+  const AesTables* tables;
+  const EspSaKeys* keys;  // keys[sa_index]
+
+  GNF_HD bool seal(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job) const {
+    const EspSaKeys& k = keys[sa_index];
+    uint8_t* payload = esp_payload(sa, job);
+    if (sa.auth == EspAuth::Gcm) {
+      esp_gcm_iv(job.seq, esp_iv(job));
+      aes_store(esp_icv(sa, job), gcm(k, esp_gcm_input(sa, job), payload, job.payload, true));
+      return true;
+    }
+    if (sa.cipher == EspCipher::AesCbc128) {
+      uint8_t nonce[kAesBlockBytes];
+      esp_cbc_iv_nonce(sa.spi, job.seq, nonce);
+      aes_store(esp_iv(job), aes_encrypt(*tables, k.encryption, aes_load(nonce)));
+      aes_cbc_encrypt(*tables, k.encryption, esp_iv(job), payload, job.payload);
+    }
+    if (sa.auth == EspAuth::HmacSha1_96) {
+      uint8_t digest[kSha1DigestBytes];
+      icv_of(k, sa, job, digest);
+      uint8_t* icv = esp_icv(sa, job);
+      for (uint32_t i = 0; i < esp_icv_bytes(sa.auth); ++i) icv[i] = digest[i];
+    }
+    return true;
+  }
+
+  GNF_HD bool open(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job) const {
+    const EspSaKeys& k = keys[sa_index];
+    uint8_t* payload = esp_payload(sa, job);
+    if (sa.auth == EspAuth::Gcm) {
+      uint8_t tag[16];
+      aes_store(tag, gcm(k, esp_gcm_input(sa, job), payload, job.payload, false));
+      return esp_icv_equal(tag, esp_icv(sa, job), 16);
+    }
+    if (sa.auth == EspAuth::HmacSha1_96) {
+      uint8_t digest[kSha1DigestBytes];
+      icv_of(k, sa, job, digest);
+      if (!esp_icv_equal(digest, esp_icv(sa, job), esp_icv_bytes(sa.auth))) return false;
+    }
+    if (sa.cipher == EspCipher::AesCbc128) aes_cbc_decrypt(*tables, k.decryption, esp_iv(job), payload, job.payload);
+    return true;
+  }
+
+ private:
+  GNF_HD AesBlock gcm(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes, bool encrypt) const {
+    return aes_gcm(*tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
+  }
+  GNF_HD static void icv_of(const EspSaKeys& k, const IpsecSa& sa, const EspCryptoJob& job,
+                            uint8_t digest[kSha1DigestBytes]) {
+    uint8_t high[4];
+    const uint32_t extra = esp_hmac_extra(sa, job, high);
+    hmac_sha1(k.hmac, job.esp, esp_hmac_covered(sa, job), high, extra, digest);
+  }
+};
+
+// Passed to kernels by value, as the NFs' views are.
+static_assert(std::is_trivially_copyable_v<DeviceEspCipher>);
+static_assert(std::is_trivially_copyable_v<EspSaKeys>);
+static_assert(sizeof(AesTables) % 4 == 0);
+
+// One SA's keys, from its key bytes (its direction does not matter: both schedules are made).
+EspSaKeys esp_sa_keys(const IpsecSa& sa);
+
+// The keys of a set of SAs in host memory, in the order their indexes name them.
+class EspKeys {
+ public:
+  explicit EspKeys(const std::vector<IpsecSa>& sas);
+  // The cipher over host memory (tests run the device code on the host through it).
+  DeviceEspCipher host_view() const { return DeviceEspCipher{&aes_tables(), keys_.data()}; }
+  const std::vector<EspSaKeys>& keys() const { return keys_; }
+
+ private:
+  std::vector<EspSaKeys> keys_;
+};
+
+// A GPU-memory copy of the tables and of EspKeys, for kernels. SAs are loaded once: a changed SA
+// set is a new object (no live update yet). Throws where CUDA is not built in.
+class DeviceEspKeys {
+ public:
+  explicit DeviceEspKeys(const EspKeys& keys);
+  DeviceEspCipher view() const;
+  size_t device_bytes() const { return tables_.size() + keys_.size(); }
+
+ private:
+  mem::Block tables_, keys_;
+};
+
+#if defined(__CUDACC__)
+// Every thread of a 1-D block calls it at the kernel's start, before any thread returns: copies
+// the AES tables (2.25 KiB) from `cipher`'s into `shared`, a __shared__ AesTables of the kernel,
+// and returns the cipher that reads them there. The barrier makes every thread's copy visible to
+// the whole block before the first lookup.
+__device__ inline DeviceEspCipher esp_cipher_in_shared(const DeviceEspCipher& cipher, AesTables& shared) {
+  const uint32_t* from = reinterpret_cast<const uint32_t*>(cipher.tables);
+  uint32_t* to = reinterpret_cast<uint32_t*>(&shared);
+  for (uint32_t i = threadIdx.x; i < sizeof(AesTables) / 4; i += blockDim.x) to[i] = from[i];
+  __syncthreads();
+  return DeviceEspCipher{&shared, cipher.keys};
+}
+#endif
+
+}  // namespace gnf::nf
