@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 
+#include "nf/ethernet.h"
 #include "util/hd.h"
 #include "util/net_headers.h"
 #include "wire/bytes.h"
@@ -99,14 +100,9 @@ GNF_INLINE NidsFrame read_ipv6(const uint8_t* ip, uint32_t room, NidsPacket& p) 
 }  // namespace nids_detail
 
 GNF_INLINE NidsFrame nids_packet(const uint8_t* frame, uint32_t len, NidsPacket& p) {
-  if (len < net::kEthHeaderBytes) return NidsFrame::Malformed;
-  uint32_t at = net::kEthHeaderBytes;
-  uint16_t type = wire::load_be16(frame + 12);
-  if (type == net::kEtherTypeVlan) {
-    if (len < net::kEthHeaderBytes + net::kVlanTagBytes) return NidsFrame::Malformed;
-    type = wire::load_be16(frame + 16);
-    at += net::kVlanTagBytes;
-  }
+  uint16_t type;
+  uint32_t at;
+  if (!ethernet_payload(frame, len, type, at)) return NidsFrame::Malformed;
   if (type == net::kEtherTypeIpv4) return nids_detail::read_ipv4(frame + at, len - at, p);
   if (type == net::kEtherTypeIpv6) return nids_detail::read_ipv6(frame + at, len - at, p);
   return NidsFrame::NotIp;
