@@ -46,11 +46,6 @@ std::shared_ptr<NidsRules::RuleSet> NidsRules::build() {
   return set;
 }
 
-std::vector<std::string> NidsRules::skipped() const {
-  std::lock_guard lock(mutex_);
-  return current_->file.skipped;
-}
-
 void NidsRules::set_readers(sync::ReaderRegistry* readers) {
   std::lock_guard lock(mutex_);
   table_->set_readers(readers);

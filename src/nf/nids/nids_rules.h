@@ -47,8 +47,6 @@ class NidsRules final : public NfTablesFor<NidsNfView> {
 
   sync::SwappedView<NidsRuleSetView> host_view() const { return table_->host_view(); }
   NidsAlertQueue* alert_queue() { return &queue_; }
-  // The rules the current set skipped, "file:line: field: problem" each.
-  std::vector<std::string> skipped() const;
 
   void set_readers(sync::ReaderRegistry* readers) override;
   void device_view(NidsNfView& view) override;
