@@ -14,6 +14,7 @@ packages=(
   libmnl-dev  # netlink sync (ctl/netlink_sync.h)
   libssl-dev  # OpenSSL 3: the CPU's IPsec ciphers (nf/ipsec/)
   python3-cryptography-vectors  # NIST CAVP and RFC vectors the IPsec ciphers are tested against
+  libhyperscan-dev sagan-rules modsecurity-crs  # the nids automaton's oracle; real rules (tests/unit/test_nids_sagan.cpp)
 )
 missing=()
 for p in "${packages[@]}"; do

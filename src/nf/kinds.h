@@ -17,6 +17,7 @@
 #include "nf/ipsec/ipsec_gateway.h"
 #include "nf/l2fwd/l2fwd.h"
 #include "nf/l3fwd/l3fwd.h"
+#include "nf/nids/nids_rules.h"
 
 // X(Kind: the NfKind enumerator, name: the [[nf]] type and the element's member, View, configure)
 #define GNF_NF_KINDS(X)                                                 \
@@ -24,4 +25,5 @@
   X(EtherFilter, ether_filter, EtherFilterView, configure_ether_filter) \
   X(Ipsec, ipsec, IpsecNfView, configure_ipsec)                         \
   X(L2Fwd, l2fwd, L2FwdView, configure_l2fwd)                           \
-  X(L3Fwd, l3fwd, L3FwdView, configure_l3fwd)
+  X(L3Fwd, l3fwd, L3FwdView, configure_l3fwd)                           \
+  X(Nids, nids, NidsNfView, configure_nids)

@@ -319,9 +319,32 @@ def file_seeds():
     }
 
 
+def nids_seeds():
+    rules = (b'alert tcp $EXTERNAL_NET any -> $HOME_NET [80,8080:8090] (msg:"GET cmd"; content:"GET |20|/"; '
+             b'nocase; depth:8; content:"cmd.exe"; distance:0; within:200; classtype:web-application-attack; '
+             b'priority:1; sid:1001; rev:2;)\n'
+             b'drop udp any any <> 10.0.0.0/8 !53 (content:"evil"; offset:2; content:"|00 ff|"; sid:1002;)\n'
+             b'pass ip [10.0.0.0/8,!10.9.0.0/16] any -> any any (content:"ok"; sid:1003;)\n'
+             b'alert icmp any any -> any any (sid:1004;)\n'
+             b'alert tcp any any -> any any (content:"a"; pcre:"/a+/"; sid:1005;)\n')
+    http = b"GET /scripts/cmd.exe?/c+dir HTTP/1.1\r\nHost: x\r\n\r\n"
+    return {
+        "nids_fuzz": {
+            "http_tcp4": rules + b"---\n" + eth(0x0800) + ipv4(6, tcp(40000, 80, http), src=(198, 18, 0, 1),
+                                                               dst=(10, 0, 0, 1)),
+            "udp4_drop": rules + b"---\n" + pad(eth(0x0800) + ipv4(17, udp(5, 99, b"xxevil\0\xff"), dst=(10, 1, 1, 1))),
+            "udp6": rules + b"---\n" + pad(eth(0x86DD) + ipv6(17, udp(3, 4, b"ok evil"))),
+            "fragment4": rules + b"---\n" + pad(eth(0x0800) + ipv4(17, b"evil ok " * 4, frag=100)),
+            "vars_lists": b"alert tcp ![$HOME_NET,192.0.2.0/24] :1023 -> [$HOME_NET] 1024: "
+                          b"(content:\"A\"; content:\"B\"; distance:-1; within:3; sid:1;)\n---\n"
+                          + pad(eth(0x0800) + ipv4(6, tcp(80, 2000, b"xAB"), src=(192, 0, 3, 1), dst=(10, 2, 3, 4))),
+        },
+    }
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds(), **ipsec_seeds()}
+    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds(), **ipsec_seeds(), **nids_seeds()}
     for target, seeds in corpora.items():
         os.makedirs(os.path.join(out, target), exist_ok=True)
         for name, data in seeds.items():

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "nf/chain.h"
+#include "nf_frames.h"
 #include "nf/l3fwd/ip_address.h"
 #include "util/error.h"
 #include "wire/bytes.h"
@@ -20,6 +21,9 @@ using namespace gnf::nf;
 using gnf::UserError;
 
 namespace {
+
+using gnf::test::ethernet;
+using gnf::test::ipv4_frame;
 
 std::string temp_file(const std::string& name, const std::string& text) {
   std::string path = ::testing::TempDir() + std::to_string(getpid()) + "-" + name;
@@ -34,29 +38,6 @@ NfChain make_acl(const std::string& rules_path, const std::string& default_actio
   NfContext context;
   context.ports = 1;
   return NfChain({NfSpec{"acl", p}}, context);
-}
-
-std::vector<uint8_t> ethernet(uint16_t type, size_t payload) {
-  std::vector<uint8_t> f(14 + payload, 0);
-  for (int i = 0; i < 6; ++i) f[i] = f[6 + i] = uint8_t(0x02 + i);
-  gnf::wire::store_be16(&f[12], type);
-  return f;
-}
-
-std::vector<uint8_t> ipv4_frame(const char* src, const char* dst, uint8_t proto, uint16_t sport, uint16_t dport,
-                                uint16_t fragment_offset = 0) {
-  std::vector<uint8_t> f = ethernet(0x0800, 20 + 8);
-  uint8_t* ip = &f[14];
-  ip[0] = 0x45;
-  gnf::wire::store_be16(ip + 2, 28);
-  gnf::wire::store_be16(ip + 6, fragment_offset);
-  ip[8] = 64;
-  ip[9] = proto;
-  gnf::wire::store_be32(ip + 12, parse_ip_address(src)->ipv4());
-  gnf::wire::store_be32(ip + 16, parse_ip_address(dst)->ipv4());
-  gnf::wire::store_be16(ip + 20, sport);
-  gnf::wire::store_be16(ip + 22, dport);
-  return f;
 }
 
 // IPv6 with `extensions` (whole extension headers, their next-header fields filled in) between

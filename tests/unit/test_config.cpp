@@ -113,7 +113,7 @@ TEST(Config, AnUnknownNfParameterNamesItsLine) {
 
 TEST(Config, AnUnknownNfTypeIsRejected) {
   std::string text = "[[port]]\n[[nf]]\ntype = \"l9fwd\"\n";
-  EXPECT_EQ(error_of(text), "/etc/gnf/test.toml:3: nf[0].type: unknown NF 'l9fwd' (known: acl, ether_filter, ipsec, l2fwd, l3fwd)");
+  EXPECT_EQ(error_of(text), "/etc/gnf/test.toml:3: nf[0].type: unknown NF 'l9fwd' (known: acl, ether_filter, ipsec, l2fwd, l3fwd, nids)");
 }
 
 TEST(Config, ABadNfChoiceListsTheAllowedValues) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "nf/acl/classifier.h"
+#include "nf/ethernet.h"
 #include "util/hd.h"
 #include "util/net_headers.h"
 #include "wire/bytes.h"
@@ -95,14 +96,9 @@ GNF_INLINE AclFrame ipv6_key(const uint8_t* ip, uint32_t room, AclKey6& key) {
 }  // namespace acl_detail
 
 GNF_INLINE AclFrame acl_packet_key(const uint8_t* frame, uint32_t len, AclPacketKey& key) {
-  if (len < net::kEthHeaderBytes) return AclFrame::Malformed;
-  uint32_t at = net::kEthHeaderBytes;
-  uint16_t type = wire::load_be16(frame + 12);
-  if (type == net::kEtherTypeVlan) {
-    if (len < net::kEthHeaderBytes + net::kVlanTagBytes) return AclFrame::Malformed;
-    type = wire::load_be16(frame + 16);
-    at += net::kVlanTagBytes;
-  }
+  uint16_t type;
+  uint32_t at;
+  if (!ethernet_payload(frame, len, type, at)) return AclFrame::Malformed;
   if (type == net::kEtherTypeIpv4) return acl_detail::ipv4_key(frame + at, len - at, key.v4);
   if (type == net::kEtherTypeIpv6) return acl_detail::ipv6_key(frame + at, len - at, key.v6);
   return AclFrame::NotIp;
