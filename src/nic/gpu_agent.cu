@@ -71,6 +71,7 @@ struct Unit {
   // state
   uint32_t rx_consumed;
   uint32_t rdh;
+  uint32_t last_rdt;  // the last RDT that made sense (rx_round)
   uint32_t stalled;
   uint32_t tdh;
   uint32_t last_tdt;
@@ -194,7 +195,13 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     const bool held = !u.stalled && *reinterpret_cast<volatile uint32_t*>(stalls) != 0;
     const uint32_t n = held ? 0 : min(waiting, kWarp);
     enabled = u.rx_entries != 0;
-    const uint32_t room = enabled ? (rdt + u.rx_entries - u.rdh) % u.rx_entries : 0;
+    // The driver's tail moves only forward, and never past the head: it hands back only what the
+    // NIC wrote back. A tail that does neither is not used (the last good one is), and counted.
+    const bool tail_ok = !enabled || (rdt + u.rx_entries - u.last_rdt) % u.rx_entries <=
+                                         (u.rdh + u.rx_entries - 1 - u.last_rdt) % u.rx_entries;
+    note_faults(lane == 0 && !tail_ok, 3, u.last_rdt, rdt, u.rdh, u.rx_consumed, stats);
+    if (tail_ok) u.last_rdt = rdt;
+    const uint32_t room = enabled ? (u.last_rdt + u.rx_entries - u.rdh) % u.rx_entries : 0;
     if (n && u.stalled && room != 0) {
       if (lane == 0) atomicSub(stalls, 1u);
       u.stalled = 0;
@@ -536,6 +543,7 @@ void read_registers(Unit& u, Port& port, uint32_t q) {
     u.rx_entries = enabled ? reg_read(r.RDLEN) / uint32_t(sizeof(ixgbe_adv_rx_desc)) : 0;
     u.rx_buffer_bytes = (reg_read(r.SRRCTL) & 0x1F) * 1024;
     u.rx_drop_en = (reg_read(r.SRRCTL) & IXGBE_SRRCTL_DROP_EN) != 0;
+    u.last_rdt = reg_read(r.RDT);
   }
   if (q < o.tx_queues) {
     TxQueueRegs& t = port.regs().tx[q];
@@ -598,11 +606,13 @@ void GpuAgent::stop() {
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   for (size_t i = 0; i < m.units.size(); ++i) {
     const uint64_t* v = m.units[i].stats;
-    if (v[kDmaFaults])
-      std::fprintf(stderr, "gnf: GPU agent: unit %zu (port %u queue %u): %llu DMA faults, first %s len %llu position %llu addr 0x%llx head/tail 0x%llx\n",
-                   i, m.unit_port[i], m.unit_queue[i], (unsigned long long)v[kDmaFaults], v[kFaultKind] == 1 ? "rx" : "tx",
-                   (unsigned long long)v[kFaultA], (unsigned long long)v[kFaultB], (unsigned long long)v[kFaultC],
-                   (unsigned long long)v[kFaultD]);
+    if (v[kDmaFaults] == 0) continue;
+    // The first fault's values: rx and tx: length, FIFO position, buffer address, head << 32 | tail;
+    // rdt: the last good RDT, the RDT read, RDH, records taken from the FIFO.
+    std::fprintf(stderr, "gnf: GPU agent: unit %zu (port %u queue %u): %llu DMA faults, first %s (%llu, %llu, 0x%llx, 0x%llx)\n",
+                 i, m.unit_port[i], m.unit_queue[i], (unsigned long long)v[kDmaFaults],
+                 v[kFaultKind] == 1 ? "rx" : v[kFaultKind] == 2 ? "tx" : "rdt", (unsigned long long)v[kFaultA],
+                 (unsigned long long)v[kFaultB], (unsigned long long)v[kFaultC], (unsigned long long)v[kFaultD]);
   }
 }
 
