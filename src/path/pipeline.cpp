@@ -1,5 +1,6 @@
 #include "path/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -87,9 +88,9 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
                  "cores and rates will suffer\n",
                  nic_count + driver_threads_, nic_count, driver_threads_, cores);
   const std::vector<int> poll_cores = spec_.pin_threads ? poll_thread_cores(nic_count + driver_threads_) : std::vector<int>{};
-  pinned_ = !poll_cores.empty();
+  const bool pin = !poll_cores.empty();
   if (driver_) {
-    driver_->pin_threads_to(pinned_ ? std::vector<int>(poll_cores.begin(), poll_cores.begin() + driver_threads_) : std::vector<int>{});
+    driver_->pin_threads_to(pin ? std::vector<int>(poll_cores.begin(), poll_cores.begin() + driver_threads_) : std::vector<int>{});
     driver_->start(driver_threads_);
   }
   if (agent_) agent_->start();
@@ -99,7 +100,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
     exception_thread_running_.store(true);
     exception_thread_ = std::thread(&Pipeline::exception_loop, this);
   }
-  nic_threads_.start(pinned_ ? std::vector<int>(poll_cores.begin() + driver_threads_, poll_cores.end()) : std::vector<int>{});
+  nic_threads_.start(pin ? std::vector<int>(poll_cores.begin() + driver_threads_, poll_cores.end()) : std::vector<int>{});
 }
 
 void Pipeline::exception_loop() {
@@ -154,6 +155,11 @@ std::vector<Pipeline::ThreadCpu> Pipeline::thread_cpu() const {
     out.insert(out.end(), driver.begin(), driver.end());
   }
   return out;
+}
+
+bool Pipeline::threads_pinned() const {
+  const std::vector<ThreadCpu> threads = thread_cpu();
+  return !threads.empty() && std::all_of(threads.begin(), threads.end(), [](const ThreadCpu& t) { return t.core >= 0; });
 }
 
 bool Pipeline::drained() const {

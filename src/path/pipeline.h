@@ -86,8 +86,8 @@ class Pipeline {
   // The Linux interface port `port` is attached to, or null.
   const wire::Link* link(size_t port) const { return ports_->link(port); }
   uint32_t driver_thread_count() const { return driver_threads_; }
-  // Whether every poll-mode thread got a core of its own (util/cores.h).
-  bool threads_pinned() const { return pinned_; }
+  // Whether every poll-mode thread ran on a core of its own (util/cores.h); complete after stop().
+  bool threads_pinned() const;
   uint32_t nic_thread_count() const { return nic_threads_.count(); }
 
  private:
@@ -117,7 +117,6 @@ class Pipeline {
   std::atomic<bool> exception_thread_running_{false};
   NicThreads nic_threads_;
   uint32_t driver_threads_ = 0;
-  bool pinned_ = false;
   uint64_t start_ns_ = 0;
   bool started_ = false;
   bool stopped_ = false;
