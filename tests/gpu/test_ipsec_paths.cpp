@@ -114,7 +114,9 @@ TEST(IpsecGpuPaths, EveryPathSealsAsTheCpuPathAndOpensToTheCpuPathsBytes) {
       for (size_t i = 0; i < sealed.size(); ++i) {
         ASSERT_GE(sealed[i].size(), kEspAt + 8) << where << ", frame " << i;
         const uint32_t seq = wire::load_be32(sealed[i].data() + kEspAt + 4);
-        if (v.path == ctl::PathKind::Cpu) EXPECT_EQ(seq, i + 1) << where << ", frame " << i;
+        if (v.path == ctl::PathKind::Cpu) {
+          EXPECT_EQ(seq, i + 1) << where << ", frame " << i;
+        }
         numbers.insert(seq);
         ASSERT_EQ(sealed[i], cpu.seal(plain[i], seq)) << where << ", frame " << i << ", sequence " << seq;
       }
