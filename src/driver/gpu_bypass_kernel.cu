@@ -40,6 +40,7 @@ struct BlockShared {
   uint32_t done_until[nf::kMaxPorts];
   uint32_t ready;
   uint32_t stop;
+  uint32_t reclaim;
   uint32_t exception_room;
   uint32_t arrival_room;
 };
@@ -91,6 +92,16 @@ __device__ void reclaim_all(DevPlane& plane, BlockShared& sh) {
   if (t == 0)
     for (uint32_t o = 0; o < plane.ports; ++o) plane.tx[o].clean = sh.done_until[o];
   __syncthreads();
+}
+
+// Thread 0: whether a tx ring or a pool is running short, so that the round must take back the
+// slots of sent descriptors now. Otherwise that waits for every 8th round, as DPDK's ixgbe driver
+// frees tx descriptors only below tx_free_thresh: each reclaim costs the block several barriers
+// and a read of every tx ring's completions, which at low load was a quarter of the round.
+__device__ bool short_of_slots(const DevPlane& plane, uint32_t burst) {
+  for (uint32_t o = 0; o < plane.ports; ++o)
+    if (plane.tx[o].room() < plane.tx[o].entries / 4 || plane.pool[o].top < 2 * burst) return true;
+  return false;
 }
 
 // Thread 0: room on tx ring `o` for up to `wanted` descriptors. With tx_full = "wait" it hands
@@ -303,6 +314,14 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   __syncthreads();
 }
 
+// The block's threads copy a plane's state, word by word, between GPU and shared memory.
+__device__ void copy_words(DevPlane* to, const DevPlane* from) {
+  static_assert(sizeof(DevPlane) % sizeof(uint32_t) == 0);
+  auto* dst = reinterpret_cast<uint32_t*>(to);
+  const auto* src = reinterpret_cast<const uint32_t*>(from);
+  for (uint32_t i = threadIdx.x; i < sizeof(DevPlane) / sizeof(uint32_t); i += blockDim.x) dst[i] = src[i];
+}
+
 // The layout of GpuPlaneCounters: counters, polls, polls timed, phases, NF counters.
 constexpr int kPollsWord = kStatCount;
 constexpr int kTimedPollsWord = kPollsWord + 1;
@@ -325,9 +344,14 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
                                                            uint32_t counters_stride, nf::NfChainView chain,
                                                            const Control* control, KernelConfig config) {
   __shared__ BlockShared sh;
-  DevPlane& plane = planes[blockIdx.x];
-  volatile uint64_t* out = counters + size_t(blockIdx.x) * counters_stride;
+  // The plane's ring and pool state lives in shared memory while the kernel runs, and goes back to
+  // GPU memory when it stops (where a restart and the host's audit find it). In GPU memory, every
+  // field thread 0 reads costs a trip to L2: each acquire fence of a poll drops the SM's L1, and a
+  // round reads dozens of fields one after another (session 13: the round was 11-19 µs).
+  __shared__ DevPlane plane;
   const uint32_t t = threadIdx.x;
+  copy_words(&plane, &planes[blockIdx.x]);
+  volatile uint64_t* out = counters + size_t(blockIdx.x) * counters_stride;
   // A restart carries on counting where the last run stopped.
   if (t == 0) {
     for (int k = 0; k < kStatCount; ++k) sh.stats[k] = out[k];
@@ -342,11 +366,12 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   for (;; ++iteration) {
     if (t == 0) {
       sh.stop = (iteration & 15) == 0 ? control->stop_requested() : 0;
+      sh.reclaim = (iteration & 7) == 0 || short_of_slots(plane, config.burst);
       if (laps.begin_round(iteration)) ++sh.timed_polls;
     }
     __syncthreads();
     if (sh.stop) break;
-    reclaim_all(plane, sh);
+    if (sh.reclaim) reclaim_all(plane, sh);
     if (t == 0) laps.lap(sh.phase_ns[kReclaimPhase]);
     for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh, laps);
     if (t == 0) {
@@ -372,6 +397,8 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
     }
     publish_counters(sh, out, chain.count, iteration);
   }
+  __syncthreads();
+  copy_words(&planes[blockIdx.x], &plane);
 }
 
 }  // namespace gnf::driver::bypass

@@ -226,7 +226,12 @@ void GpuNfRunner::submit(uint32_t count) {
   if (m.mode == StagedMode::Persistent) {
     if (!m.kernel_running) {
       // Launched on first use, so a runner that never runs holds no kernel that spins.
-      const uint32_t threads = std::min<uint32_t>(1024, (m.max_batch + 31) / 32 * 32);
+      // A thread per packet where the kernel's registers allow it (a chain with a cipher takes
+      // ~170 per thread, so fewer than 1024 fit in a block); the kernel strides over the rest.
+      cudaFuncAttributes attributes{};
+      GNF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, persistent_kernel));
+      const uint32_t fitting = uint32_t(attributes.maxThreadsPerBlock) / 32 * 32;
+      const uint32_t threads = std::min<uint32_t>(fitting, (m.max_batch + 31) / 32 * 32);
       persistent_kernel<<<1, threads, 0, m.stream>>>(m.chain, m.queue, m.queued_counts, m.refs, m.max_batch,
                                                      m.partials, m.depth, uint32_t(burst));
       GNF_CUDA_CHECK_LAUNCH();

@@ -40,7 +40,9 @@ struct SlotStackRef {
   // Returns a slot; the address must be one of this pool's slot starts. On the GPU the threads of
   // the pool's block may release at once (an atomic on `top`), never while others allocate.
   GNF_INLINE void release(uint64_t addr) {
-    const uint32_t index = uint32_t((addr - base) / slot_size);
+    // A pool spans less than 4 GiB (QueueRings refuses more): a 32-bit division, not the GPU's
+    // much longer 64-bit one, on every slot that comes back.
+    const uint32_t index = uint32_t(addr - base) / slot_size;
 #if defined(__CUDA_ARCH__)
     free_stack[atomicAdd(&top, 1u)] = index;
 #else

@@ -291,7 +291,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
 __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, PhaseLaps& laps) {
   const uint32_t lane = threadIdx.x % kWarp;
   const bool control = threadIdx.x < kWarp;
-  uint32_t taken = 0, len = 0, cmd = 0, position = 0, rank = 0;
+  uint32_t taken = 0, len = 0, cmd = 0, position = 0, rank = 0, skew = 0;
   bool sendable = false, sent = false;
   ixgbe_adv_tx_desc* desc = nullptr;
   FifoProducer p;
@@ -317,32 +317,35 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, Phas
       cmd = d.z;
     }
     len = cmd & IXGBE_ADVTXD_DTALEN_MASK;
-    // gnf's NIC model sends single-descriptor packets only.
+    // The 82599 takes a buffer at any byte address (a frame an NF grew into its headroom starts
+    // anywhere); the copy moves 16-byte pieces, so it starts at the boundary below and the FIFO
+    // record says where in them the frame begins. The bytes before it are never read out.
+    skew = uint32_t(addr) & 15;
     sendable = lane < n && (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= u.max_frame;
     // Places in the FIFO, frame by frame in order, the same in every lane; the consumer's count is
     // read again (across PCIe) only when the one last seen leaves too little room.
     p = u.tx_producer;
     for (uint32_t k = 0; k < n; ++k, ++taken) {
-      const uint32_t len_k = __shfl_sync(kFullMask, len, k);
+      const uint32_t span_k = __shfl_sync(kFullMask, skew + len, k);
       if (!__shfl_sync(kFullMask, sendable, k)) continue;
       uint32_t at;
-      if (!p.place(u.tx_fifo, len_k, at)) {
+      if (!p.place(u.tx_fifo, span_k, at)) {
         const uint32_t consumed = __shfl_sync(kFullMask, lane == 0 ? load_acquire_sys(u.tx_fifo.consumed) : 0, 0);
         p.saw_consumed(u.tx_fifo, consumed);
-        if (!p.place(u.tx_fifo, len_k, at)) break;
+        if (!p.place(u.tx_fifo, span_k, at)) break;
       }
       if (lane == k) position = at;
-      p.advance(at, len_k);
+      p.advance(at, span_k);
     }
     sent = lane < taken && sendable;
     rank = __popc(__ballot_sync(kFullMask, sent) & lanes_below(lane));
     uint32_t pieces = 0;
     bool bad = false;
     if (sent) {
-      s.src[lane] = reinterpret_cast<const uint8_t*>(addr);
+      s.src[lane] = reinterpret_cast<const uint8_t*>(addr - skew);
       s.dst[lane] = u.tx_fifo.at(position);
-      pieces = (len + 15) / 16;
-      bad = addr == 0 || (addr & 15) != 0 || (position & u.tx_fifo.byte_mask) + fifo_align(len) > u.tx_fifo.byte_mask + 1;
+      pieces = (skew + len + 15) / 16;
+      bad = addr == 0 || (position & u.tx_fifo.byte_mask) + fifo_align(skew + len) > u.tx_fifo.byte_mask + 1;
       if (bad) pieces = 0;
     }
     note_faults(bad, 2, len, position, addr, (uint64_t(u.tdh) << 32) | tdt, stats);
@@ -356,7 +359,7 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, Phas
   if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kTxCopy]);
   if (!control || taken == 0) return;
   if (sent) {
-    const uint4 record = make_uint4(len, position, 0, 0);
+    const uint4 record = make_uint4(len, position + skew, 0, 0);
     *reinterpret_cast<uint4*>(&u.tx_fifo.record(u.tx_producer.head + rank)) = record;
   }
   // The frames and records reach pinned memory before `produced` says so, and every read of a

@@ -14,6 +14,7 @@
 #include "gpu_test.h"
 #include "ctl/config.h"
 #include "path/pipeline.h"
+#include "wire/generator.h"
 #include "wire/pcap_sink.h"
 #include "wire/pcap_source.h"
 
@@ -30,6 +31,32 @@ inline nf::NfSpec ether_filter_to_host(const std::string& types) {
   nf::Params params("gpu-test", 1, "nf[ether_filter]");
   params.set("to_host", nf::ParamValue{types, 0});
   return nf::NfSpec{"ether_filter", params};
+}
+
+// A data path as the pcap oracles run it: the slot headroom on either side of the default, where
+// the GPU code places and copies frames.
+struct PathVariant {
+  const char* name;
+  ctl::PathKind path;
+  driver::StagedMode staged_mode = driver::StagedMode::ZeroCopy;
+  uint32_t headroom = driver::DriverOptions{}.headroom;
+};
+
+inline const PathVariant kPathVariants[] = {
+    {"cpu", ctl::PathKind::Cpu},
+    {"staged zero-copy", ctl::PathKind::Staged, driver::StagedMode::ZeroCopy},
+    {"staged copy", ctl::PathKind::Staged, driver::StagedMode::Copy},
+    {"staged copy, headroom 1024", ctl::PathKind::Staged, driver::StagedMode::Copy, 1024},
+    {"staged persistent", ctl::PathKind::Staged, driver::StagedMode::Persistent},
+    {"bypass", ctl::PathKind::Bypass},
+    {"bypass, no headroom", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 0},
+    {"bypass, headroom 1024", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 1024},
+};
+
+inline void on_path(ctl::Config& c, const PathVariant& v) {
+  c.path = v.path;
+  c.driver.staged_mode = v.staged_mode;
+  c.driver.headroom = v.headroom;
 }
 
 // Lossless: a full tx ring holds the driver, a ring without descriptors holds the port (no
@@ -117,6 +144,46 @@ inline void expect_slots_consistent(const path::Pipeline& pipeline, const std::s
   for (const auto& a : pipeline.audit())
     EXPECT_TRUE(a.consistent()) << what << ": free " << a.free << " rx " << a.in_rx_rings << " tx " << a.in_tx_rings
                                 << " driver " << a.in_driver << " of " << a.capacity << ", duplicates " << a.duplicates;
+}
+
+// `count` generated frames of `sizes` in `flows` flows, in a temporary pcap file: its path.
+inline std::string generated_pcap(const std::string& name, std::vector<uint32_t> sizes, uint32_t flows, uint64_t count) {
+  const std::string file = temp_path(name);
+  wire::GeneratorOptions g;
+  g.sizes = std::move(sizes);
+  g.flows = flows;
+  g.count = count;
+  wire::Generator gen(g);
+  gen.start(0);
+  wire::PcapSink sink(file);
+  wire::Frame f;
+  while (gen.next(f) == wire::Next::Frame) sink.deliver(f.data, f.len, f.time_ns);
+  sink.finish();
+  return file;
+}
+
+// The pcap oracle's run: `input` into port `port` of `c` (its ports and NFs set) on the variant's
+// path, losslessly; the frames that port sent. Checks that every frame is accounted for, that NF 0's
+// counter `counter` is `expected`, and the slots.
+inline std::vector<std::vector<uint8_t>> pcap_through(ctl::Config c, const PathVariant& v, uint32_t port,
+                                                      const std::string& input, uint32_t counter, uint64_t expected) {
+  const std::string output = temp_path("out.pcap");
+  on_path(c, v);
+  c.ports[port].source.kind = ctl::SourceSpec::Kind::Pcap;
+  c.ports[port].source.pcap.file = input;
+  c.ports[port].sink.pcap_file = output;
+  make_lossless(c);
+  {
+    path::Pipeline pipeline(c);
+    EXPECT_TRUE(run_to_end(pipeline)) << v.name;
+    path::Snapshot s = pipeline.snapshot();
+    EXPECT_EQ(s.offered(), s.accounted()) << v.name;
+    EXPECT_EQ(s.nfs[0].counters[counter].second, expected) << v.name << ": " << s.nfs[0].counters[counter].first;
+    expect_slots_consistent(pipeline, v.name);
+  }
+  auto frames = read_pcap(output);
+  std::filesystem::remove(output);
+  return frames;
 }
 
 }  // namespace gnf::test

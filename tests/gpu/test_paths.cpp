@@ -5,70 +5,19 @@
 using namespace gnf;
 using namespace gnf::test;
 
-namespace {
-
-struct PathVariant {
-  const char* name;
-  ctl::PathKind path;
-  driver::StagedMode staged_mode = driver::StagedMode::ZeroCopy;
-  uint32_t headroom = driver::DriverOptions{}.headroom;
-};
-
-// The slot headroom on either side of the default, where the GPU code places and copies frames.
-const PathVariant kVariants[] = {
-    {"cpu", ctl::PathKind::Cpu},
-    {"staged zero-copy", ctl::PathKind::Staged, driver::StagedMode::ZeroCopy},
-    {"staged copy", ctl::PathKind::Staged, driver::StagedMode::Copy},
-    {"staged copy, headroom 1024", ctl::PathKind::Staged, driver::StagedMode::Copy, 1024},
-    {"staged persistent", ctl::PathKind::Staged, driver::StagedMode::Persistent},
-    {"bypass", ctl::PathKind::Bypass},
-    {"bypass, no headroom", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 0},
-    {"bypass, headroom 1024", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 1024},
-};
-
-}  // namespace
-
 TEST(GpuPaths, ThePcapComesOutOfEveryPathByteIdenticalToTheCpuPath) {
   GNF_REQUIRE_GPU();
   // Input: 5000 generated frames of mixed sizes in 16 flows.
-  std::string input = temp_path("in.pcap");
-  {
-    wire::GeneratorOptions g;
-    g.sizes = {64, 128, 594, 1518, 200};
-    g.flows = 16;
-    g.count = 5000;
-    wire::Generator gen(g);
-    gen.start(0);
-    wire::PcapSink sink(input);
-    wire::Frame f;
-    while (gen.next(f) == wire::Next::Frame) sink.deliver(f.data, f.len, f.time_ns);
-    sink.finish();
-  }
+  const std::string input = generated_pcap("in.pcap", {64, 128, 594, 1518, 200}, 16, 5000);
   std::vector<std::vector<uint8_t>> reference;
-  for (const PathVariant& v : kVariants) {
-    std::string output = temp_path("out.pcap");
+  for (const PathVariant& v : kPathVariants) {
     ctl::Config c;
-    c.path = v.path;
-    c.driver.staged_mode = v.staged_mode;
-    c.driver.headroom = v.headroom;
     ctl::PortSpec port;
     nic::fill_reta_round_robin(port.nic.rss, 1);
-    port.source.kind = ctl::SourceSpec::Kind::Pcap;
-    port.source.pcap.file = input;
-    port.sink.pcap_file = output;
     c.ports.push_back(port);
     c.nfs.push_back(l2fwd("reflect", "swap"));
-    make_lossless(c);
-    {
-      path::Pipeline pipeline(c);
-      EXPECT_TRUE(run_to_end(pipeline)) << v.name;
-      path::Snapshot s = pipeline.snapshot();
-      EXPECT_EQ(s.offered(), s.accounted()) << v.name;
-      EXPECT_EQ(s.nfs[0].counters[0].second, 5000u) << v.name << ": l2fwd's forwarded counter";
-      expect_slots_consistent(pipeline, v.name);
-    }
-    auto frames = read_pcap(output);
-    std::filesystem::remove(output);
+    // l2fwd's counter 0: forwarded.
+    auto frames = pcap_through(c, v, 0, input, 0, 5000);
     if (reference.empty()) {
       ASSERT_EQ(frames.size(), 5000u) << v.name;
       reference = frames;

@@ -1,5 +1,6 @@
-// The ipsec NF's parameters ([[nf]] type = "ipsec"): each mistake named by file, line and key, and
-// the GPU paths refused until there is a GPU cipher. Its packets are tested end to end in
+// The ipsec NF's parameters ([[nf]] type = "ipsec"): each mistake named by file, line and key; the
+// GPU paths configure as the cpu path does (the device branch: test_ipsec_nf_device_branch.cpp,
+// tests/gpu/test_ipsec_paths.cpp). Its packets are tested end to end in
 // tests/e2e/test_ipsec.py and, for the slot's room, in test_headroom.cpp.
 #include <gtest/gtest.h>
 
@@ -67,9 +68,8 @@ TEST(IpsecNf, NamesAReplayWindowThatIsNotAMultipleOf64) {
             "gw.toml:10: nf[0].replay_window: 100 is not a multiple of 64");
 }
 
-TEST(IpsecNf, RefusesThePathsThatRunTheChainOnAGpu) {
-  EXPECT_EQ(error_of({{"sa", text(sa_file(), 8)}, {"unprotected", text("1", 9)}}, true),
-            "gw.toml:7: nf[0].type: ipsec runs on the cpu path only for now: its GPU cipher is not integrated yet");
+TEST(IpsecNf, TakesThePathsThatRunTheChainOnAGpu) {
+  EXPECT_EQ(error_of({{"sa", text(sa_file(), 8)}, {"unprotected", text("1", 9)}}, true), "");
 }
 
 TEST(IpsecNf, NamesTheLineOfABadSaRule) {

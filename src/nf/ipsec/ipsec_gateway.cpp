@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "mem/block.h"
 #include "nf/ipsec/openssl_cipher.h"
+#include "sync/device_mirror.h"
 #include "sync/ordering.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -15,8 +17,6 @@
 namespace gnf::nf {
 
 namespace {
-
-bool forwards(IpsecCounter c) { return c == kIpsecOutProtected || c == kIpsecInDecrypted || c == kIpsecBypassed; }
 
 // "1", "1, 3": port numbers below `ports`, as a bit mask.
 uint32_t parse_ports(const Params& params, const char* key, uint16_t ports) {
@@ -43,21 +43,35 @@ uint32_t parse_ports(const Params& params, const char* key, uint16_t ports) {
 
 void ipsec_process_on_host(const IpsecNfView& v, PacketBatch& batch, NfCounters& counters) {
   assert(batch.plane < v.planes && "a plane without its cipher");
-  OpensslEspCipher& cipher = *v.ciphers[batch.plane];
-  for (uint32_t i = 0; i < batch.count; ++i) {
-    PacketRef& p = batch.packets[i];
-    if (p.verdict != Verdict::Forward) continue;
-    uint8_t* data = p.data;
-    uint32_t len = p.len, sa = kIpsecNoSa;
-    IpsecCounter c = (v.unprotected_ports >> p.in_port) & 1
-                         ? ipsec_inbound(*v.tables, cipher, data, len, sa)
-                         : ipsec_outbound(*v.tables, cipher, data, len, FrameRoom{p.headroom, p.tailroom}, sa);
-    if (forwards(c) && !packet_reframe(p, data, len)) c = kIpsecDropNoRoom;
-    ++counters.value[c];
-    if (sa != kIpsecNoSa) add_relaxed(&v.sa_counters[size_t(sa) * kIpsecCounterCount + c], 1);
-    if (!forwards(c)) p.verdict = Verdict::Drop;
-  }
+  v.process_with(*v.ciphers[batch.plane], batch, counters);
 }
+
+// The GPU copies: one block holds the tables' image (IpsecTables::image), then the view over it,
+// then the per-SA counters; the mirror reads the counters back while kernels add to them.
+struct IpsecGateway::OnDevice {
+  sync::DeviceMirror mirror;  // first: without CUDA its constructor says so
+  DeviceEspKeys keys;
+  mem::Block block;
+  const IpsecView* tables;
+  unsigned long long* sa_counters;
+
+  OnDevice(const IpsecTables& host, const IpsecTables::Image& image, size_t counters)
+      : keys(EspKeys(host.sas())), block(mem::Domain::Device, bytes(image, counters)) {
+    const size_t image_bytes = image.words.size() * sizeof(uint64_t);
+    const IpsecView view = host.view_at(image, block.data());
+    block.copy_in(block.data(), image.words.data(), image_bytes);
+    block.copy_in(block.data() + image_bytes, &view, sizeof view);
+    tables = reinterpret_cast<const IpsecView*>(block.data() + image_bytes);
+    sa_counters = reinterpret_cast<unsigned long long*>(block.data() + counters_offset(image_bytes));
+  }
+
+  static size_t counters_offset(size_t image_bytes) {
+    return (image_bytes + sizeof(IpsecView) + sizeof(uint64_t) - 1) / sizeof(uint64_t) * sizeof(uint64_t);
+  }
+  static size_t bytes(const IpsecTables::Image& image, size_t counters) {
+    return counters_offset(image.words.size() * sizeof(uint64_t)) + counters * sizeof(unsigned long long);
+  }
+};
 
 IpsecGateway::IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes)
     : files_(std::move(files)),
@@ -75,23 +89,37 @@ IpsecGateway::~IpsecGateway() = default;
 
 IpsecNfView IpsecGateway::view(uint32_t unprotected_ports) {
   return IpsecNfView{&tables_view_, sa_counters_.data(), cipher_table_.data(), uint32_t(cipher_table_.size()),
-                     unprotected_ports};
+                     unprotected_ports, DeviceEspCipher{}};
 }
 
-void IpsecGateway::device_view(IpsecNfView&) {
-  throw UserError("ipsec: no GPU cipher yet; the ipsec NF runs on the cpu path");
+void IpsecGateway::device_view(IpsecNfView& view) {
+  std::lock_guard lock(mutex_);
+  if (!device_) device_ = std::make_unique<OnDevice>(tables_, tables_.image(), sa_counters_.size());
+  view.tables = device_->tables;
+  view.sa_counters = device_->sa_counters;
+  view.device_cipher = device_->keys.view();
+}
+
+std::vector<unsigned long long> IpsecGateway::sa_counts() const {
+  std::vector<unsigned long long> counts(sa_counters_.size(), 0);
+  std::lock_guard lock(mutex_);
+  if (device_ && !counts.empty())
+    device_->mirror.copy_out(counts.data(), device_->sa_counters, counts.size() * sizeof(unsigned long long));
+  for (size_t i = 0; i < counts.size(); ++i) counts[i] += __atomic_load_n(&sa_counters_[i], __ATOMIC_RELAXED);
+  return counts;
 }
 
 std::optional<NfTableStats> IpsecGateway::table_stats() const {
   NfTableStats stats{"sas", files_.front(), 0, {}};
   const std::vector<IpsecSa>& sas = tables_.sas();
+  const std::vector<unsigned long long> counts = sa_counts();
   for (size_t s = 0; s < sas.size(); ++s) {
     const bool out = sas[s].direction == IpsecDirection::Out;
     NfEntryStats entry{sa_lines_[s], fmt::format("sa {} {}", out ? "out" : "in", sas[s].spi), {}};
     // The SA's own outcome always, the others once they happened.
     const IpsecCounter own = out ? kIpsecOutProtected : kIpsecInDecrypted;
     for (uint32_t c = 0; c < kIpsecCounterCount; ++c) {
-      const uint64_t n = __atomic_load_n(&sa_counters_[s * kIpsecCounterCount + c], __ATOMIC_RELAXED);
+      const uint64_t n = counts[s * kIpsecCounterCount + c];
       if (n || c == own) entry.counters.emplace_back(kIpsecCounterNames[c], n);
     }
     stats.entries.push_back(std::move(entry));
@@ -122,8 +150,6 @@ std::unique_ptr<IpsecGateway> configure_ipsec(const Params& params, const NfCont
     params.fail("replay_window", fmt::format("{} is not a multiple of 64", options.replay_window));
   if (unprotected == 0)
     params.fail("unprotected", "no unprotected port: name the ports encrypted traffic arrives on (ipsec-secgw's -u)");
-  if (context.chain_on_gpu)
-    params.fail("type", "ipsec runs on the cpu path only for now: its GPU cipher is not integrated yet");
   auto gateway = std::make_unique<IpsecGateway>(read_ipsec_config_files(files, options), files, context.planes);
   view = gateway->view(unprotected);
   return gateway;

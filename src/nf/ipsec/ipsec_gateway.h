@@ -1,12 +1,18 @@
 // The owner of an ipsec element (nf/tables.h): its SAs and policies from ipsec-secgw `sa`/`sp`
 // files (config_file.h), their sequence counters and anti-replay windows (tables.h), the per-SA
-// counters the run's JSON lists, and one OpenSSL cipher per plane.
+// counters the run's JSON lists, and one OpenSSL cipher per plane; on a path that runs the chain
+// on a GPU, GPU copies of all of it and of the device cipher's keys (device_view).
+//
+// One copy of the per-SA state is in use: the host's on the cpu path, the GPU's on the others (the
+// host view is then never run: nothing punts ipsec's packets to the host), so a sequence number is
+// never given twice under one key.
 //
 // No live reload: an SA's sequence counter must not start again under the same key (AES-GCM's
 // IV is the sequence number, RFC 4106 §3.1), so a reload would have to carry every kept SA's
 // counter and window across; change SAs by restarting gnf, as ipsec-secgw does.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,11 +37,16 @@ class IpsecGateway final : public NfTablesFor<IpsecNfView> {
   IpsecNfView view(uint32_t unprotected_ports);
 
   void set_readers(sync::ReaderRegistry*) override {}
-  // Throws gnf::UserError: there is no device cipher yet (configure_ipsec refuses such paths first).
+  // Points `view` at GPU copies of the tables, the per-SA state and counters, and the device
+  // cipher's keys (made on the first call, from the host's state as it is then).
   void device_view(IpsecNfView& view) override;
   std::optional<NfTableStats> table_stats() const override;
 
  private:
+  struct OnDevice;
+  // The per-SA counters, the GPU's added to the host's when the chain runs there.
+  std::vector<unsigned long long> sa_counts() const;
+
   std::vector<std::string> files_;
   std::vector<uint32_t> sa_lines_;
   IpsecTables tables_;
@@ -43,6 +54,8 @@ class IpsecGateway final : public NfTablesFor<IpsecNfView> {
   std::vector<unsigned long long> sa_counters_;
   std::vector<std::unique_ptr<OpensslEspCipher>> ciphers_;
   std::vector<OpensslEspCipher*> cipher_table_;
+  mutable std::mutex mutex_;  // device_view against table_stats
+  std::unique_ptr<OnDevice> device_;
 };
 
 // Validates the parameters, reads the sa and sp files and builds the gateway. Throws

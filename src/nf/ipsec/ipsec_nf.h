@@ -11,14 +11,19 @@
 // Every outcome is counted by name (the NF's counters, counters.h), and per SA in the owner's
 // table (ipsec_gateway.h), with relaxed atomic adds shared by every plane.
 //
-// The cipher is OpenSSL's (openssl_cipher.h), one keyed set per plane: the chain runs on the CPU
-// only. The GPU paths are refused when the chain is configured until a device cipher lands
-// (cipher.h's interface); the device build of process() is therefore never run.
+// The cipher: on the cpu path OpenSSL's (openssl_cipher.h), one keyed set per plane; on the GPU
+// paths gnf's own (device_cipher.h), over the owner's GPU copies of the keys and tables
+// (IpsecGateway::device_view). Both run the same per-packet templates. In the drivers' kernels the
+// AES tables are read from global memory through L1, not staged into shared memory as the cipher's
+// own kernel does: the NF runs inside the drivers' kernels, a thread per packet, where no barrier
+// of the whole block can be placed before the first lookup.
 #pragma once
 #include <cstdint>
 
+#include "nf/ipsec/device_cipher.h"
 #include "nf/ipsec/ipsec.h"
 #include "nf/packet.h"
+#include "sync/ordering.h"
 #include "util/hd.h"
 
 namespace gnf::nf {
@@ -29,27 +34,44 @@ struct IpsecNfView;
 // The host's process(): OpenSSL is host code, kept out of the device build.
 void ipsec_process_on_host(const IpsecNfView& view, PacketBatch& batch, NfCounters& counters);
 
+GNF_INLINE bool ipsec_forwards(IpsecCounter c) {
+  return c == kIpsecOutProtected || c == kIpsecInDecrypted || c == kIpsecBypassed;
+}
+
 struct IpsecNfView {
   static constexpr uint32_t kCounterCount = kIpsecCounterCount;
   static constexpr const char* const (&kCounterNames)[kIpsecCounterCount] = kIpsecCounterNames;
 
-  // The tables' view is held by the owner: by value, its two SPDs would make the chain's view
-  // outgrow a kernel's parameters.
+  // The tables' view is held by the owner, in the memory of the side that reads it: by value, its
+  // two SPDs would make the chain's view outgrow a kernel's parameters.
   const IpsecView* tables;
   unsigned long long* sa_counters;  // per SA, kIpsecCounterCount of them
-  OpensslEspCipher* const* ciphers;  // per plane
+  OpensslEspCipher* const* ciphers;  // per plane; the host's
   uint32_t planes;
   uint32_t unprotected_ports;  // bit p set: frames from port p are inbound
+  DeviceEspCipher device_cipher;  // over GPU memory in the device view; unused on the host
 
-  GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
-#if defined(__CUDA_ARCH__)
-    // Unreachable (see above); should it ever run, nothing leaves unencrypted or undecrypted.
+  // Every packet of `batch` through the gateway with `cipher`.
+  template <typename Cipher>
+  GNF_HD void process_with(Cipher& cipher, PacketBatch& batch, NfCounters& counters) const {
     for (uint32_t i = 0; i < batch.count; ++i) {
       PacketRef& p = batch.packets[i];
       if (p.verdict != Verdict::Forward) continue;
-      ++counters.value[kIpsecDropCryptoError];
-      p.verdict = Verdict::Drop;
+      uint8_t* data = p.data;
+      uint32_t len = p.len, sa = kIpsecNoSa;
+      IpsecCounter c = (unprotected_ports >> p.in_port) & 1
+                           ? ipsec_inbound(*tables, cipher, data, len, sa)
+                           : ipsec_outbound(*tables, cipher, data, len, FrameRoom{p.headroom, p.tailroom}, sa);
+      if (ipsec_forwards(c) && !packet_reframe(p, data, len)) c = kIpsecDropNoRoom;
+      ++counters.value[c];
+      if (sa != kIpsecNoSa) add_relaxed(&sa_counters[size_t(sa) * kIpsecCounterCount + c], 1);
+      if (!ipsec_forwards(c)) p.verdict = Verdict::Drop;
     }
+  }
+
+  GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
+#if defined(__CUDA_ARCH__)
+    process_with(device_cipher, batch, counters);
 #else
     ipsec_process_on_host(*this, batch, counters);
 #endif

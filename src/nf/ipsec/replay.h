@@ -10,10 +10,21 @@
 // spending crypto on them) and, once its ICV passed, when its bit is set (replay_accept), which
 // checks again: between the two the window may have moved.
 //
-// One writer per SA: an inbound SA's packets all carry the same outer addresses, so RSS hashes them
-// onto one ring, and one plane (one thread, or one GPU thread per burst in order) owns its window.
+// Writers. On the CPU one per SA: an inbound SA's packets all carry the same outer addresses, so RSS
+// hashes them onto one ring, and one plane's thread owns its window. On the GPU that does not hold:
+// the drivers' kernels run a thread per packet, so the packets of one SA in a burst are checked and
+// accepted by several threads at once (and by several blocks, should an SA's packets arrive on
+// several rings). There ReplayWindowLock makes each check and each accept a critical section of its
+// own (not the ICV check between them: that runs in parallel). Their order among the burst's threads
+// is not the packets' order: a receiver whose window is smaller than a burst may drop, as outside
+// the window, a packet that the CPU path accepts; a window of at least the burst size accepts the
+// same packets on every path.
 #pragma once
 #include <cstdint>
+
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#endif
 
 #include "nf/ipsec/sa.h"
 #include "util/hd.h"
@@ -25,6 +36,32 @@ inline constexpr uint32_t kReplayWords = kMaxReplayWindow / 64 + 1;
 struct ReplayWindow {
   uint64_t top;  // 0: nothing received yet
   uint64_t words[kReplayWords];
+  uint32_t gpu_lock;  // ReplayWindowLock's: 1 while a GPU thread holds the window
+};
+
+// Holds `w` for the scope on the GPU (above); nothing on the CPU, where the window has one writer.
+// Acquire on taking, release on leaving: a thread that takes the lock reads the window as the last
+// holder left it, not a line its SM's L1 kept from before (sync/ordering.h). The spin relies on
+// independent thread scheduling (Volta and later) for lanes of one warp that contend.
+class ReplayWindowLock {
+ public:
+  GNF_INLINE explicit ReplayWindowLock(ReplayWindow& w) : word_(&w.gpu_lock) {
+#if defined(__CUDA_ARCH__)
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device> lock(*word_);
+    uint32_t free = 0;
+    while (!lock.compare_exchange_weak(free, 1u, cuda::memory_order_acquire, cuda::memory_order_relaxed)) free = 0;
+#endif
+  }
+  GNF_INLINE ~ReplayWindowLock() {
+#if defined(__CUDA_ARCH__)
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*word_).store(0u, cuda::memory_order_release);
+#endif
+  }
+  ReplayWindowLock(const ReplayWindowLock&) = delete;
+  ReplayWindowLock& operator=(const ReplayWindowLock&) = delete;
+
+ private:
+  uint32_t* word_;
 };
 
 enum class ReplayVerdict : uint8_t { New, Replayed, OutsideWindow };

@@ -22,6 +22,16 @@ class IpsecTables {
   // The index of the SA of `direction` with `spi`, or kIpsecNoSa.
   uint32_t sa_index(IpsecDirection direction, uint32_t spi) const;
 
+  // Everything the view reads and writes (the sequence counters and windows as they are now), laid
+  // out in one buffer of 8-byte words for a byte-for-byte copy elsewhere (GPU memory).
+  struct Image {
+    std::vector<uint64_t> words;
+    size_t sas, in_spis, in_sas, out_acl, out_entries, in_acl, in_entries, sequences, windows;  // offsets, bytes
+  };
+  Image image() const;
+  // The view of a copy of `image` at `copy` (8-byte aligned).
+  IpsecView view_at(const Image& image, uint8_t* copy) const;
+
  private:
   static uint64_t key(IpsecDirection direction, uint32_t spi) { return uint64_t(direction) << 32 | spi; }
   std::vector<IpsecSa> sas_;
