@@ -38,7 +38,7 @@ constexpr uint32_t kStopStride = 32;
 // What each queue's warp counts, published in this order into pinned memory: the counters, then
 // a diagnostic, the rounds gone and the time each phase of them took (GpuAgent::kPhaseNames).
 enum Stat : uint32_t {
-  kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kTxBadDesc, kTxOverrun,
+  kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kRxDmaRefused, kTxBadDesc, kTxOverrun,
   kPacketBytesToMemory, kPacketBytesFromMemory, kDescBytesToMemory, kDescBytesFromMemory,
   kRounds, kTimedRounds,
   kDmaFaults, kFaultKind, kFaultA, kFaultB, kFaultC, kFaultD,  // diagnostic: the first fault's values
@@ -104,7 +104,8 @@ __device__ uint32_t warp_sum(uint32_t v) {
 
 // First warp: frames whose DMA would go outside a buffer (`bad` lanes: a record or a descriptor
 // that is not one) are not copied, as an IOMMU would refuse them; lane 0 counts them and keeps the
-// first one's values, which stop() reports. Bypass at 300 B with 16 queues and 12 Mpps met rx
+// first one's values, which stop() reports. The frames themselves are counted where they are
+// lost: rx_dma_refused, tx_bad_desc. Bypass at 300 B with 16 queues and 12 Mpps met rx
 // descriptors still in write-back format past RDT (bench/results/2026-11-24-session13, run 7):
 // without this check the copy faulted and took the GPU context down; the cause is not found yet.
 __device__ void note_faults(bool bad, uint64_t kind, uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t* stats) {
@@ -184,7 +185,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
   const bool control = threadIdx.x < kWarp;
   FifoRecord rec{};
   uint32_t taken = 0, enabled = 0;
-  bool placed = false, mine = false, needs_desc = false, fits = true;
+  bool placed = false, refused = false, mine = false, needs_desc = false, fits = true;
   ixgbe_adv_rx_desc* desc = nullptr;
   uint32_t* stalls = port_stalls + u.port_queue_stalls_index;
   if (control) {
@@ -239,6 +240,15 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     }
     note_faults(bad, 1, rec.len, rec.position, reinterpret_cast<uint64_t>(placed ? s.dst[lane] : nullptr),
                 (uint64_t(u.rdh) << 32) | rdt, stats);
+    // Neither a refused frame nor any after it is written back: its descriptor is not one the NIC
+    // may write (or its record is not a frame), and a later write-back beyond it would hand the
+    // driver a descriptor with no frame between done ones. They are lost, counted.
+    const uint32_t refusing = __ballot_sync(kFullMask, bad);
+    if (refusing) {
+      refused = placed && lane >= uint32_t(__ffs(refusing) - 1);
+      placed = placed && !refused;
+      if (refused) pieces = 0;
+    }
     list_pieces(s, pieces, lane);
   }
   if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kRxDecide]);
@@ -262,7 +272,8 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
   }
   const uint32_t placed_count = __popc(__ballot_sync(kFullMask, placed));
   const uint32_t bytes = warp_sum(placed ? rec.len : 0);
-  const uint32_t dropped = __popc(__ballot_sync(kFullMask, mine && needs_desc && !placed));
+  const uint32_t dropped = __popc(__ballot_sync(kFullMask, mine && needs_desc && !placed && !refused));
+  const uint32_t refused_count = __popc(__ballot_sync(kFullMask, refused));
   const uint32_t too_small = __popc(__ballot_sync(kFullMask, mine && enabled && !fits));
   const uint32_t disabled = __popc(__ballot_sync(kFullMask, mine && !enabled));
   if (placed_count) u.rdh = (u.rdh + placed_count) % u.rx_entries;
@@ -272,6 +283,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     stats[kRxPackets] += placed_count;
     stats[kRxBytes] += bytes + placed_count * wire::kFcsBytes;
     stats[kRxNoDescDrop] += dropped;
+    stats[kRxDmaRefused] += refused_count;
     stats[kRxTooSmall] += too_small;
     stats[kRxDisabled] += disabled;
     stats[kPacketBytesToMemory] += bytes;
@@ -321,7 +333,7 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, Phas
     // anywhere); the copy moves 16-byte pieces, so it starts at the boundary below and the FIFO
     // record says where in them the frame begins. The bytes before it are never read out.
     skew = uint32_t(addr) & 15;
-    sendable = lane < n && (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= u.max_frame;
+    sendable = lane < n && (cmd & IXGBE_ADVTXD_DCMD_EOP) && len != 0 && len <= u.max_frame && addr != 0;
     // Places in the FIFO, frame by frame in order, the same in every lane; the consumer's count is
     // read again (across PCIe) only when the one last seen leaves too little room.
     p = u.tx_producer;
@@ -345,7 +357,9 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, Phas
       s.src[lane] = reinterpret_cast<const uint8_t*>(addr - skew);
       s.dst[lane] = u.tx_fifo.at(position);
       pieces = (skew + len + 15) / 16;
-      bad = addr == 0 || (position & u.tx_fifo.byte_mask) + fifo_align(skew + len) > u.tx_fifo.byte_mask + 1;
+      // Placement keeps a frame whole inside the FIFO; should it not, nothing is copied (the frame
+      // goes out with what its place held) rather than past the FIFO's end, and the fault is reported.
+      bad = (position & u.tx_fifo.byte_mask) + fifo_align(skew + len) > u.tx_fifo.byte_mask + 1;
       if (bad) pieces = 0;
     }
     note_faults(bad, 2, len, position, addr, (uint64_t(u.tdh) << 32) | tdt, stats);
@@ -510,6 +524,7 @@ GpuAgent::GpuAgent(const std::vector<Port*>& ports) : impl_(std::make_unique<Imp
         c.rx_no_desc_stall += v[kRxNoDescStall];
         c.rx_buffer_too_small += v[kRxTooSmall];
         c.rx_queue_disabled += v[kRxDisabled];
+        c.rx_dma_refused += v[kRxDmaRefused];
         c.tx_bad_desc += v[kTxBadDesc];
         c.tx_overrun += v[kTxOverrun];
         dma.packet_bytes_to_memory += v[kPacketBytesToMemory];

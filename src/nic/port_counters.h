@@ -34,7 +34,10 @@ struct PortCountersOf {
   T rx_no_desc_stall{};      // RNBC: a non-DROP_EN queue had no descriptor, the port waited
   T rx_buffer_too_small{};   // frame larger than the descriptor's buffer (no scatter in gnf)
   T rx_queue_disabled{};     // frame hashed to a queue that is not enabled
-  T tx_bad_desc{};           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length)
+  // Not an 82599 counter: frames the GPU agent did not write because their descriptor's buffer
+  // address is not one (an IOMMU would refuse the write). A driver or model fault: never expected.
+  T rx_dma_refused{};
+  T tx_bad_desc{};           // a tx descriptor gnf's NIC model cannot send (no EOP, bad length, no address)
   // Not an 82599 counter, a model diagnostic: descriptors the driver overwrote before the NIC sent
   // them, seen as TDT moving further than the ring had room for (only a driver without tx
   // completions, tx_completion = "none", can do that). Those packets are never sent.
@@ -63,6 +66,7 @@ struct PortCountersOf {
       {"rx_oversize", &PortCountersOf::rx_oversize, Role::NicRxDrop, Loss::Other, "oversize"},
       {"rx_buffer_too_small", &PortCountersOf::rx_buffer_too_small, Role::NicRxDrop, Loss::Other},
       {"rx_queue_disabled", &PortCountersOf::rx_queue_disabled, Role::NicRxDrop, Loss::Other},
+      {"rx_dma_refused", &PortCountersOf::rx_dma_refused, Role::NicRxDrop, Loss::Other},
       {"tx_bad_desc", &PortCountersOf::tx_bad_desc, Role::NicTxDrop, Loss::Other},
       {"tx_overrun", &PortCountersOf::tx_overrun, Role::NicTxDrop, Loss::TxRing},
       {"rx_no_desc_stalls", &PortCountersOf::rx_no_desc_stall},

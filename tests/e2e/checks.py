@@ -1,7 +1,7 @@
 """Checks on the JSON summary that several test files share."""
 
 NIC_DROPS = ("rx_missed", "rx_runt", "rx_oversize", "rx_no_desc", "rx_buffer_too_small", "rx_queue_disabled",
-             "tx_bad_desc", "tx_overrun")
+             "rx_dma_refused", "tx_bad_desc", "tx_overrun")
 DRIVER_DROPS = ("nf_drops", "to_host", "to_host_overflow", "tx_ring_full", "bad_out_port")
 
 

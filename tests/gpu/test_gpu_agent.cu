@@ -166,3 +166,47 @@ TEST(GpuAgent, FramesGoThroughRingsInGpuMemoryAndBackOutByteForByteInOrderPerQue
   const nic::DmaCounterValues dma = port.dma_counters();
   EXPECT_EQ(dma.packet_bytes_to_memory, dma.packet_bytes_from_memory);
 }
+
+// A driver that hands the NIC a descriptor without a buffer (here address 0; session 13 met rx
+// descriptors still in write-back format): the agent writes neither that frame nor any after it,
+// counts them as rx_dma_refused, and RDH stops before the descriptor; the GPU goes on running.
+TEST(GpuAgent, AnRxDescriptorWithoutABufferIsRefusedAndRdhStopsBeforeIt) {
+  GNF_REQUIRE_GPU();
+  constexpr uint32_t kFrames = 40, kBad = 5;
+  const wire::GeneratorOptions g{.sizes = {64, 300}, .flows = 1, .rate_gbps_l1 = 1, .count = kFrames};
+  mem::Block regs_block(mem::Domain::HostPinned, sizeof(nic::PortRegs));
+  auto* regs = reinterpret_cast<nic::PortRegs*>(regs_block.data());
+  wire::Generator generator(g);
+  Collect sink;
+  nic::PortOptions options;
+  options.rx_queues = options.tx_queues = 1;
+  nic::Port port(options, nic::PortWiring{&generator, &generator, {&sink}, nic::DmaSide::GpuAgent, mem::Domain::HostPinned},
+                 regs);
+  cudaStream_t stream;
+  GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  HostDrivenQueue queue;
+  queue.program(*regs, 0, stream);
+  nic::ixgbe_adv_rx_desc no_buffer{};
+  to_gpu(reinterpret_cast<nic::ixgbe_adv_rx_desc*>(queue.rx_ring.data()) + kBad, &no_buffer, 1, stream);
+  nic::GpuAgent agent({&port});
+  agent.start();
+  port.start(0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  nic::PortCounterSnapshot c{};
+  for (uint64_t now = 0; std::chrono::steady_clock::now() < deadline; now += 1000) {
+    port.poll(now);
+    c = port.counters();
+    if (c.rx_good_packets + c.rx_dma_refused == kFrames) break;
+  }
+  agent.stop();
+  EXPECT_EQ(c.rx_good_packets, kBad);
+  EXPECT_EQ(c.rx_dma_refused, kFrames - kBad);
+  EXPECT_EQ(c.rx_no_desc_drop + c.rx_missed, 0u);
+  EXPECT_EQ(nic::reg_read(regs->rx[0].RDH), kBad);
+  std::vector<nic::ixgbe_adv_rx_desc> descs(kEntries);
+  from_gpu(descs.data(), queue.rx_ring.data(), kEntries, stream);
+  for (uint32_t i = 0; i < kBad; ++i) EXPECT_TRUE(descs[i].wb.upper.status_error & nic::IXGBE_RXD_STAT_DD) << i;
+  EXPECT_EQ(descs[kBad].read.pkt_addr, 0u) << "the refused descriptor was written back";
+  EXPECT_EQ(descs[kBad].read.hdr_addr, 0u) << "the refused descriptor was written back";
+  GNF_CUDA_CHECK(cudaStreamDestroy(stream));
+}

@@ -62,7 +62,7 @@ TEST(CounterTables, ListEveryCounterOfTheirBlockOnce) {
 TEST(CounterTables, NameFramesByWhereTheyEndAsTheSummaryDoes) {
   EXPECT_EQ(names<PortValues>([](const auto& field) { return dropped_at_nic(field.role); }),
             (std::vector<std::string>{"rx_missed", "rx_no_desc", "rx_runt", "rx_oversize", "rx_buffer_too_small",
-                                      "rx_queue_disabled", "tx_bad_desc", "tx_overrun"}));
+                                      "rx_queue_disabled", "rx_dma_refused", "tx_bad_desc", "tx_overrun"}));
   EXPECT_EQ(names<PortValues>(with_role(Role::Sent)), std::vector<std::string>{"tx_packets"});
   EXPECT_EQ(names<DriverValues>(with_role(Role::DriverEnd)),
             (std::vector<std::string>{"nf_drops", "to_host", "to_host_overflow", "tx_ring_full", "bad_out_port",
@@ -137,7 +137,7 @@ TEST(CounterTables, AccountForEveryFrameOfAnOverloadedRun) {
   uint64_t nic_drops = 0, to_driver = 0;
   for (const path::PortStats& p : s.ports) {
     nic_drops += p.rx_missed + p.rx_no_desc_drop + p.rx_runt + p.rx_oversize + p.rx_buffer_too_small +
-                 p.rx_queue_disabled + p.tx_bad_desc + p.tx_overrun;
+                 p.rx_queue_disabled + p.rx_dma_refused + p.tx_bad_desc + p.tx_overrun;
     ended += p.tx_good_packets;
     to_driver += p.rx_good_packets;
   }
