@@ -257,19 +257,23 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
   __syncthreads();
   if (threadIdx.x == 0) laps.lap(stats[kPhaseNs + kRxCopy]);
   if (!control || !__any_sync(kFullMask, lane < taken)) return;
-  // The packets are in place (the barrier) before any write-back says so (the driver is on this
-  // GPU: device scope; the fence after the barrier is cumulative over the block's copies). DD is
-  // then a relaxed store: fence and store are PTX's release pattern, which the driver's relaxed
-  // poll and acquire fence pair with (sync/ordering.h).
-  __threadfence();
+  // The packets (the barrier) and the write-back's other fields are in place before DD says so
+  // (the driver is on this GPU: device scope; the fence is cumulative over the block's copies). DD
+  // is then a relaxed store: fence and store are PTX's release pattern, which the driver's relaxed
+  // poll and acquire fence pair with (sync/ordering.h). The other fields must be written before
+  // the fence: written after it, they may land after DD, and then after the driver's refill, and
+  // the RSS fields overlap pkt_addr, so the next frame went to an address made of an RSS hash
+  // and packet type (session 14 run 2: hundreds of thousands of refused frames at 1-10 Mpps).
   if (placed) {
     desc->wb.lower.lo_dword.hs_rss.pkt_info = rec.rss_type;
     desc->wb.lower.lo_dword.hs_rss.hdr_info = 0;
     desc->wb.lower.hi_dword.rss = rec.rss_hash;
     desc->wb.upper.length = uint16_t(rec.len);
     desc->wb.upper.vlan = 0;
-    store_sys<MemoryOrder::Relaxed>(&desc->wb.upper.status_error, uint32_t(IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP));
   }
+  __threadfence();
+  if (placed)
+    store_sys<MemoryOrder::Relaxed>(&desc->wb.upper.status_error, uint32_t(IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP));
   const uint32_t placed_count = __popc(__ballot_sync(kFullMask, placed));
   const uint32_t bytes = warp_sum(placed ? rec.len : 0);
   const uint32_t dropped = __popc(__ballot_sync(kFullMask, mine && needs_desc && !placed && !refused));
