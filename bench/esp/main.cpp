@@ -36,7 +36,7 @@ nlohmann::json rate_json(const Rate& r) { return {{"gbps", r.gbps}, {"mpps", r.m
 int run(const Options& o) {
   const std::string no_gpu = !o.gpu ? "--no-gpu" : gnf::mem::cuda_device_available() ? "" : "no usable CUDA device";
   nlohmann::json report = {{"tool", "gnf-esp-bench"},
-                           {"gpu", no_gpu.empty() ? gpu_name() : ""},
+                           {"gpu", no_gpu.empty() ? gnf::mem::cuda_info()->device_name : ""},
                            {"gpu_skipped", no_gpu},
                            {"cpu_threads", o.threads},
                            {"gpu_packets", o.gpu_packets},
