@@ -10,31 +10,21 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <iostream>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
-#include <thread>
 
 #include "corpus.h"
 #include "gpu.h"
 #include "hyperscan.h"
-#include "mem/cuda_alloc.h"
+#include "gpu_vs_cpu.h"
 
 namespace {
 
 using namespace gnf::nids_bench;
 
-struct Options {
-  uint32_t gpu_packets = 1u << 17;
-  uint32_t cpu_packets = 4096;  // L2/L3-resident, as a core's burst is
+struct Options : gnf::bench::GpuVsCpuOptions {
   uint32_t large = 10240;
-  double cpu_seconds = 0.5;
-  int launches = 9;
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  bool gpu = true;
-  std::string json = "nids_bench.json";
 };
 
 nlohmann::json rate_json(double gbps, double mpps) { return {{"gbps", gbps}, {"mpps", mpps}}; }
@@ -44,17 +34,9 @@ void expect_equal(uint64_t got, uint64_t host, const std::string& what) {
 }
 
 int run(const Options& o) {
-  const std::string no_gpu = !o.gpu ? "--no-gpu" : gnf::mem::cuda_device_available() ? "" : "no usable CUDA device";
-  nlohmann::json report = {{"tool", "gnf-nids-bench"},
-                           {"gpu", no_gpu.empty() ? gnf::mem::cuda_info()->device_name : ""},
-                           {"gpu_skipped", no_gpu},
-                           {"cpu_threads", o.threads},
-                           {"gpu_packets", o.gpu_packets},
-                           {"cpu_packets", o.cpu_packets},
-                           {"cpu_seconds", o.cpu_seconds},
-                           {"gpu_launches", o.launches},
-                           {"results", nlohmann::json::array()}};
-  if (!no_gpu.empty()) std::cerr << "gnf-nids-bench: GPU half skipped: " << no_gpu << "\n";
+  const std::string no_gpu = gnf::bench::gpu_skipped(o);
+  nlohmann::json report = gnf::bench::report_header("gnf-nids-bench", o);
+  report["cpu_packets"] = o.cpu_packets;
   std::cout << fmt::format("{:>8} {:>5} {:>9} {:>10} {:>9} {:>9} {:>11} {:>8}\n", "patterns", "size", "thread/pkt",
                            "warp/pkt", "hs 1 core", fmt::format("hs {} cores", o.threads), "DFA MiB", "GPU/all");
   for (const PatternSet& set : pattern_sets(o.large)) {
@@ -106,8 +88,7 @@ int run(const Options& o) {
                 << std::flush;
     }
   }
-  std::ofstream(o.json) << report.dump(2) << "\n";
-  std::cout << "written: " << o.json << "\n";
+  gnf::bench::write_report(report, o.json);
   return 0;
 }
 
@@ -115,21 +96,12 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
+  o.gpu_packets = 1u << 17;
+  o.cpu_packets = 4096;  // L2/L3-resident, as a core's burst is
+  o.json = "nids_bench.json";
   CLI::App app{"gnf-nids-bench: multi-pattern matching Gbit/s, GPU (thread or warp per packet) beside Hyperscan"};
-  app.add_option("--gpu-packets", o.gpu_packets, "payloads per GPU launch")->check(CLI::Range(1u, 1u << 22));
-  app.add_option("--cpu-packets", o.cpu_packets, "payloads Hyperscan scans over and over")->check(CLI::Range(1u, 1u << 20));
+  gnf::bench::add_gpu_vs_cpu_flags(app, o, "Hyperscan");
   app.add_option("--large", o.large, "patterns of the largest set")->check(CLI::Range(2001u, 1u << 20));
-  app.add_option("--cpu-seconds", o.cpu_seconds, "seconds per Hyperscan measurement")->check(CLI::Range(0.01, 60.0));
-  app.add_option("--launches", o.launches, "timed GPU launches per measurement (the median is reported)")
-      ->check(CLI::Range(1, 1000));
-  app.add_option("--threads", o.threads, "Hyperscan threads of the all-cores measurement")->check(CLI::Range(1u, 1024u));
-  app.add_flag("!--no-gpu", o.gpu, "measure Hyperscan and the host scan only");
-  app.add_option("--json", o.json, "where to write the results");
   CLI11_PARSE(app, argc, argv);
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::cerr << "gnf-nids-bench: " << e.what() << "\n";
-    return 3;
-  }
+  return gnf::bench::run_or_exit_3("gnf-nids-bench", [&] { return run(o); });
 }
