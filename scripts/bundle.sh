@@ -8,7 +8,7 @@ build="${1:-build}"
 out="${2:-.bundle}"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests bench/lookup/gnf-lookup-bench bench/pcie/gnf-pcie-probe bench/host/gnf-jitter-probe bench/esp/gnf-esp-bench; do
+for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests bench/lookup/gnf-lookup-bench bench/pcie/gnf-pcie-probe bench/host/gnf-jitter-probe bench/esp/gnf-esp-bench bench/nids/gnf-nids-bench; do
   [ -x "$build/$b" ] && cp "$build/$b" "$out/bin/"
 done
 # Debug info stays here; the device tool carries 64 MiB at most.

@@ -32,12 +32,6 @@ __global__ void esp_thread_per_packet(nf::DeviceEspCipher in_global, const nf::I
 
 }  // namespace
 
-std::string gpu_name() {
-  cudaDeviceProp p;
-  GNF_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-  return p.name;
-}
-
 struct EspOnGpu::Impl {
   explicit Impl(const Workload& w)
       : count(uint32_t(w.jobs.size())),

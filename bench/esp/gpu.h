@@ -2,15 +2,11 @@
 // memory, each launch timed with CUDA events.
 #pragma once
 #include <memory>
-#include <string>
 
 #include "cpu.h"
 #include "workload.h"
 
 namespace gnf::esp_bench {
-
-// Device 0's name.
-std::string gpu_name();
 
 class EspOnGpu {
  public:

@@ -7,44 +7,24 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "cpu.h"
 #include "gpu.h"
-#include "mem/cuda_alloc.h"
+#include "gpu_vs_cpu.h"
 
 namespace {
 
 using namespace gnf::esp_bench;
 
-struct Options {
-  uint32_t gpu_packets = 1u << 18;  // two waves of resident threads on an H100
-  uint32_t cpu_packets = 2048;      // per thread
-  double cpu_seconds = 0.5;
-  int launches = 9;
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  bool gpu = true;
-  std::string json = "esp_bench.json";
-};
-
 nlohmann::json rate_json(const Rate& r) { return {{"gbps", r.gbps}, {"mpps", r.mpps}}; }
 
-int run(const Options& o) {
-  const std::string no_gpu = !o.gpu ? "--no-gpu" : gnf::mem::cuda_device_available() ? "" : "no usable CUDA device";
-  nlohmann::json report = {{"tool", "gnf-esp-bench"},
-                           {"gpu", no_gpu.empty() ? gpu_name() : ""},
-                           {"gpu_skipped", no_gpu},
-                           {"cpu_threads", o.threads},
-                           {"gpu_packets", o.gpu_packets},
-                           {"cpu_packets_per_thread", o.cpu_packets},
-                           {"cpu_seconds", o.cpu_seconds},
-                           {"gpu_launches", o.launches},
-                           {"results", nlohmann::json::array()}};
-  if (!no_gpu.empty()) std::cerr << "gnf-esp-bench: GPU half skipped: " << no_gpu << "\n";
+int run(const gnf::bench::GpuVsCpuOptions& o) {
+  const std::string no_gpu = gnf::bench::gpu_skipped(o);
+  nlohmann::json report = gnf::bench::report_header("gnf-esp-bench", o);
+  report["cpu_packets_per_thread"] = o.cpu_packets;
   std::cout << fmt::format("{:<26} {:>5} {:>5} {:>12} {:>12} {:>14} {:>9}\n", "algorithm", "size", "op", "GPU Gbit/s",
                            "1 core", fmt::format("{} cores", o.threads), "GPU/all");
   for (const Algorithm& a : kAlgorithms) {
@@ -72,30 +52,19 @@ int run(const Options& o) {
       }
     }
   }
-  std::ofstream(o.json) << report.dump(2) << "\n";
-  std::cout << "written: " << o.json << "\n";
+  gnf::bench::write_report(report, o.json);
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
+  gnf::bench::GpuVsCpuOptions o;
+  o.gpu_packets = 1u << 18;  // two waves of resident threads on an H100
+  o.cpu_packets = 2048;      // per thread
+  o.json = "esp_bench.json";
   CLI::App app{"gnf-esp-bench: ESP seal/open Gbit/s, GPU (thread per packet) beside OpenSSL EVP on 1 and all cores"};
-  app.add_option("--gpu-packets", o.gpu_packets, "packets per GPU launch")->check(CLI::Range(1u, 1u << 22));
-  app.add_option("--cpu-packets", o.cpu_packets, "packets per CPU thread, sealed or opened over and over")
-      ->check(CLI::Range(1u, 1u << 20));
-  app.add_option("--cpu-seconds", o.cpu_seconds, "seconds per CPU measurement")->check(CLI::Range(0.01, 60.0));
-  app.add_option("--launches", o.launches, "timed GPU launches per measurement (the median is reported)")
-      ->check(CLI::Range(1, 1000));
-  app.add_option("--threads", o.threads, "CPU threads of the all-cores measurement")->check(CLI::Range(1u, 1024u));
-  app.add_flag("!--no-gpu", o.gpu, "measure OpenSSL only");
-  app.add_option("--json", o.json, "where to write the results");
+  gnf::bench::add_gpu_vs_cpu_flags(app, o, "OpenSSL");
   CLI11_PARSE(app, argc, argv);
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::cerr << "gnf-esp-bench: " << e.what() << "\n";
-    return 3;
-  }
+  return gnf::bench::run_or_exit_3("gnf-esp-bench", [&] { return run(o); });
 }

@@ -63,6 +63,9 @@ std::optional<CudaInfo> cuda_info() {
     char bus_id[32] = {};
     GNF_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), 0));
     info.device_pci_bus_id = bus_id;
+    cudaDeviceProp properties;
+    GNF_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+    info.device_name = properties.name;
   }
   return info;
 }

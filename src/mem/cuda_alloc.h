@@ -23,11 +23,13 @@ bool cuda_device_available();
 
 // What a benchmark records about CUDA: versions as CUDA writes them (1000 * major + 10 * minor;
 // the driver's is 0 where no driver is installed) and the PCI bus id of device 0, the one gnf
-// uses ("0000:41:00.0"; empty without a usable device), by which NVML finds the same GPU.
+// uses ("0000:41:00.0"; empty without a usable device), by which NVML finds the same GPU, and its
+// name ("NVIDIA H100 80GB HBM3"; empty without).
 struct CudaInfo {
   int driver_version = 0;
   int runtime_version = 0;
   std::string device_pci_bus_id;
+  std::string device_name;
 };
 // nullopt in a build without CUDA.
 std::optional<CudaInfo> cuda_info();

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "sync/table_log.h"
 
@@ -49,6 +50,37 @@ class DeviceMirror {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+// A copy_in buffer that goes back to its mirror when destroyed: where a table replaced whole keeps
+// its GPU copy (its owner holds it until the readers' grace period ends: sync/swapped.h). The
+// mirror must outlive it.
+class DeviceCopy {
+ public:
+  DeviceCopy() = default;
+  DeviceCopy(DeviceMirror& mirror, const void* host, size_t bytes)
+      : mirror_(&mirror), data_(static_cast<uint8_t*>(mirror.copy_in(host, bytes))) {}
+  ~DeviceCopy() {
+    if (mirror_) mirror_->release(data_);
+  }
+  DeviceCopy(DeviceCopy&& other) noexcept { swap(other); }
+  DeviceCopy& operator=(DeviceCopy&& other) noexcept {
+    swap(other);  // this one's old buffer goes back when `other` is destroyed
+    return *this;
+  }
+  DeviceCopy(const DeviceCopy&) = delete;
+  DeviceCopy& operator=(const DeviceCopy&) = delete;
+
+  // Null until made.
+  uint8_t* data() const { return data_; }
+
+ private:
+  void swap(DeviceCopy& other) noexcept {
+    std::swap(mirror_, other.mirror_);
+    std::swap(data_, other.data_);
+  }
+  DeviceMirror* mirror_ = nullptr;
+  uint8_t* data_ = nullptr;
 };
 
 }  // namespace gnf::sync

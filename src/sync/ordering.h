@@ -168,6 +168,24 @@ GNF_INLINE void add_relaxed(unsigned long long* counter, unsigned long long n) {
 #endif
 }
 
+// A claim among writers of one side (the producers of an alert ring, nf/nids/alert_ring.h): one
+// compare-and-swap that orders nothing by itself; what the claimant then reads and writes is
+// ordered by acquires and releases of other words. True when `word` held `expected` and now holds
+// `desired`; otherwise `expected` becomes what it held. On the GPU atomicCAS, at device scope, as
+// add_relaxed: only GPU threads claim from a word in GPU memory (a GPU's atomics on pinned host
+// memory are not atomic with the CPU's on a PCIe host, so the two sides never share such a word).
+GNF_INLINE bool compare_exchange_relaxed(unsigned long long* word, unsigned long long& expected,
+                                         unsigned long long desired) {
+#if defined(__CUDA_ARCH__)
+  const unsigned long long held = atomicCAS(word, expected, desired);
+  const bool swapped = held == expected;
+  expected = held;
+  return swapped;
+#else
+  return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+#endif
+}
+
 // A sequentially consistent fence at system scope (fence.sc.sys on the GPU): the store-then-load
 // handshake of the readers' grace periods (sync/readers.h) needs it on both sides.
 GNF_INLINE void fence_seq_cst_sys() {

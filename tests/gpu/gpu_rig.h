@@ -164,9 +164,10 @@ inline std::string generated_pcap(const std::string& name, std::vector<uint32_t>
 
 // The pcap oracle's run: `input` into port `port` of `c` (its ports and NFs set) on the variant's
 // path, losslessly; the frames that port sent. Checks that every frame is accounted for, that NF 0's
-// counter `counter` is `expected`, and the slots.
+// counter `counter` is `expected`, and the slots. The run's last snapshot goes to `snapshot` if given.
 inline std::vector<std::vector<uint8_t>> pcap_through(ctl::Config c, const PathVariant& v, uint32_t port,
-                                                      const std::string& input, uint32_t counter, uint64_t expected) {
+                                                      const std::string& input, uint32_t counter, uint64_t expected,
+                                                      path::Snapshot* snapshot = nullptr) {
   const std::string output = temp_path("out.pcap");
   on_path(c, v);
   c.ports[port].source.kind = ctl::SourceSpec::Kind::Pcap;
@@ -180,6 +181,7 @@ inline std::vector<std::vector<uint8_t>> pcap_through(ctl::Config c, const PathV
     EXPECT_EQ(s.offered(), s.accounted()) << v.name;
     EXPECT_EQ(s.nfs[0].counters[counter].second, expected) << v.name << ": " << s.nfs[0].counters[counter].first;
     expect_slots_consistent(pipeline, v.name);
+    if (snapshot) *snapshot = std::move(s);
   }
   auto frames = read_pcap(output);
   std::filesystem::remove(output);

@@ -11,6 +11,7 @@
 
 #include "nf/nids/automaton.h"
 #include "nids_corpus.h"
+#include "nids_hyperscan.h"
 
 using namespace gnf;
 
@@ -29,20 +30,10 @@ int on_hyperscan_match(unsigned int id, unsigned long long, unsigned long long t
 }
 
 hs_database_t* hyperscan_database(const std::vector<nf::NidsPattern>& patterns) {
-  std::vector<const char*> expressions;
-  std::vector<size_t> lengths;
-  std::vector<unsigned> flags, ids;
-  for (uint32_t p = 0; p < patterns.size(); ++p) {
-    expressions.push_back(patterns[p].bytes.data());
-    lengths.push_back(patterns[p].bytes.size());
-    flags.push_back(patterns[p].nocase ? HS_FLAG_CASELESS : 0);
-    ids.push_back(p);
-  }
-  hs_database_t* db = nullptr;
-  hs_compile_error_t* error = nullptr;
-  if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), unsigned(patterns.size()),
-                           HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS) {
-    std::fprintf(stderr, "hs_compile_lit_multi: %s\n", error->message);
+  std::string error;
+  hs_database_t* db = test::hyperscan_literals(patterns, error);
+  if (!db) {
+    std::fprintf(stderr, "hs_compile_lit_multi: %s\n", error.c_str());
     std::exit(2);
   }
   return db;

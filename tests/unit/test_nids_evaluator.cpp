@@ -171,3 +171,47 @@ TEST(NidsEvaluator, MatchesTheReferenceOnEveryPayloadOfTheCorpus) {
   EXPECT_GT(overflowed, 0u);
   std::printf("%zu of %zu payloads matched, %zu matches\n", matched_packets, payloads.size(), matches);
 }
+
+// What a GPU gets (NidsCompiledRules::device_image, here in host memory): every array inside the
+// one buffer, the hit counters zero, and the same matches and hits as the host's set.
+TEST(NidsEvaluator, TheSetsGpuImageHoldsEverythingAndMatchesAsTheHostSet) {
+  const std::vector<nf::NidsPattern> patterns = test::nids_patterns(200, 11);
+  const std::vector<std::string> payloads = test::nids_payloads(patterns, 20'000, 12);
+  nf::NidsCompiledRules compiled(generated_rules(patterns, 120, 13), size_t(256) << 20, 4);
+  std::vector<uint64_t> image = compiled.device_image();
+  auto* base = reinterpret_cast<uint8_t*>(image.data());
+  const nf::NidsRuleSetView host = compiled.host_view(), copy = compiled.view_at(base);
+  const void* arrays[] = {copy.dfa.byte_class,    copy.dfa.next,       copy.dfa.match_first,     copy.dfa.matches,
+                          copy.dfa.pattern_at,    copy.dfa.nocase,     copy.dfa.pattern_bytes,   copy.rules,
+                          copy.contents,          copy.prefixes,       copy.ports,               copy.fast_first,
+                          copy.fast_rules,        copy.contentless_rules, copy.hits};
+  for (const void* a : arrays) {
+    EXPECT_GE(static_cast<const uint8_t*>(a), base);
+    EXPECT_LT(static_cast<const uint8_t*>(a), base + image.size() * sizeof(uint64_t));
+  }
+  EXPECT_EQ(copy.generation, 4u);
+  EXPECT_EQ(copy.rule_count, host.rule_count);
+  for (uint32_t r = 0; r < copy.rule_count; ++r) ASSERT_EQ(copy.hits[r], 0u);
+
+  const nf::IpAddress src = *nf::parse_ip_address("10.1.2.3"), dst = *nf::parse_ip_address("10.2.0.1");
+  for (size_t i = 0; i < payloads.size(); ++i) {
+    nf::NidsPacket packet{src.family, 6, true, 40000, uint16_t(i % 3 ? 443 : 150), {}, {},
+                          reinterpret_cast<const uint8_t*>(payloads[i].data()), uint32_t(payloads[i].size())};
+    std::copy(std::begin(src.bytes), std::end(src.bytes), packet.src);
+    std::copy(std::begin(dst.bytes), std::end(dst.bytes), packet.dst);
+    nf::NidsMatches on_host, on_copy;
+    nf::nids_evaluate(host, packet, on_host);
+    nf::nids_evaluate(copy, packet, on_copy);
+    ASSERT_EQ(std::vector<uint32_t>(on_copy.rules, on_copy.rules + on_copy.count),
+              std::vector<uint32_t>(on_host.rules, on_host.rules + on_host.count))
+        << "payload " << i;
+    ASSERT_EQ(on_copy.any_drop, on_host.any_drop) << "payload " << i;
+    ASSERT_EQ(on_copy.any_pass, on_host.any_pass) << "payload " << i;
+  }
+  uint64_t hits = 0;
+  for (uint32_t r = 0; r < copy.rule_count; ++r) {
+    ASSERT_EQ(copy.hits[r], host.hits[r]) << "rule " << r;
+    hits += copy.hits[r];
+  }
+  EXPECT_GT(hits, payloads.size() / 20);
+}

@@ -16,25 +16,17 @@ struct AclRules::RuleSet {
   std::unique_ptr<AclClassifier> classifier;
   std::vector<AclAction> actions;
   std::vector<unsigned long long> hits;  // the host readers'
-  sync::DeviceMirror* mirror = nullptr;
-  uint8_t* device = nullptr;
-
-  RuleSet() = default;
-  RuleSet(const RuleSet&) = delete;
-  RuleSet& operator=(const RuleSet&) = delete;
-  ~RuleSet() {
-    if (mirror) mirror->release(device);
-  }
+  sync::DeviceCopy device;
 
   unsigned long long* device_hits() const {
-    return reinterpret_cast<unsigned long long*>(device + classifier->arena_bytes());
+    return reinterpret_cast<unsigned long long*>(device.data() + classifier->arena_bytes());
   }
   AclRuleSetView host_view() {
     return {classifier->view(), actions.data(), hits.data(), uint32_t(rules.size())};
   }
   AclRuleSetView device_view() const {
-    if (!device) return {};
-    return {classifier->view_at(device), reinterpret_cast<const AclAction*>(device_hits() + rules.size()),
+    if (!device.data()) return {};
+    return {classifier->view_at(device.data()), reinterpret_cast<const AclAction*>(device_hits() + rules.size()),
             device_hits(), uint32_t(rules.size())};
   }
 };
@@ -64,8 +56,7 @@ void AclRules::copy_to_device(RuleSet& set) {
   std::vector<uint64_t> staging(arena_words + rules + (rules + 7) / 8, 0);  // the hits start at zero
   std::memcpy(staging.data(), set.classifier->arena(), set.classifier->arena_bytes());
   std::memcpy(staging.data() + arena_words + rules, set.actions.data(), rules);
-  set.device = static_cast<uint8_t*>(mirror_->copy_in(staging.data(), staging.size() * sizeof(uint64_t)));
-  set.mirror = mirror_.get();
+  set.device = sync::DeviceCopy(*mirror_, staging.data(), staging.size() * sizeof(uint64_t));
 }
 
 void AclRules::set_readers(sync::ReaderRegistry* readers) {
@@ -97,7 +88,7 @@ std::optional<NfTableStats> AclRules::table_stats() const {
   std::lock_guard lock(mutex_);
   const RuleSet& set = *current_;
   std::vector<unsigned long long> device_hits(set.rules.size(), 0);
-  if (set.device) mirror_->copy_out(device_hits.data(), set.device_hits(), device_hits.size() * sizeof(uint64_t));
+  if (set.device.data()) mirror_->copy_out(device_hits.data(), set.device_hits(), device_hits.size() * sizeof(uint64_t));
   NfTableStats stats{"rules", file_, reloads_, {}};
   for (size_t r = 0; r < set.rules.size(); ++r) {
     const uint64_t hits = __atomic_load_n(&set.hits[r], __ATOMIC_RELAXED) + device_hits[r];

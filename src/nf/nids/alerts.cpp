@@ -12,44 +12,6 @@
 
 namespace gnf::nf {
 
-NidsAlertQueue::NidsAlertQueue(uint32_t capacity) {
-  uint64_t size = 2;  // with one cell, a cell just filled (sequence p + 1) would look free to position p + 1
-  while (size < capacity) size <<= 1;
-  cells_ = std::make_unique<Cell[]>(size);
-  for (uint64_t i = 0; i < size; ++i) cells_[i].sequence.store(i, std::memory_order_relaxed);
-  mask_ = size - 1;
-}
-
-bool NidsAlertQueue::push(const NidsAlert& alert) {
-  uint64_t position = enqueue_.load(std::memory_order_relaxed);
-  for (;;) {
-    Cell& cell = cells_[position & mask_];
-    // Acquire: the consumer's release of this cell (it is done reading the alert there).
-    const uint64_t sequence = cell.sequence.load(std::memory_order_acquire);
-    const int64_t lag = int64_t(sequence) - int64_t(position);
-    if (lag < 0) return false;  // the cell still holds the record of a lap ago: full
-    if (lag > 0) {
-      position = enqueue_.load(std::memory_order_relaxed);  // another producer took it
-      continue;
-    }
-    if (enqueue_.compare_exchange_weak(position, position + 1, std::memory_order_relaxed)) {
-      cell.alert = alert;
-      cell.sequence.store(position + 1, std::memory_order_release);  // the alert, then that it is there
-      return true;
-    }
-  }
-}
-
-bool NidsAlertQueue::pop(NidsAlert& alert) {
-  const uint64_t position = dequeue_.load(std::memory_order_relaxed);
-  Cell& cell = cells_[position & mask_];
-  if (cell.sequence.load(std::memory_order_acquire) != position + 1) return false;  // acquire: the alert
-  alert = cell.alert;
-  dequeue_.store(position + 1, std::memory_order_relaxed);
-  cell.sequence.store(position + mask_ + 1, std::memory_order_release);  // read: free for the next lap
-  return true;
-}
-
 namespace {
 
 std::FILE* open_output(const std::string& path) {
@@ -124,8 +86,8 @@ std::string nids_fast_line(const NidsAlert& a, const NidsRuleInfo& rule) {
                      endpoint(a.src, a.sport), endpoint(a.dst, a.dport));
 }
 
-NidsAlertWriter::NidsAlertWriter(NidsAlertQueue& queue, const std::string& eve_path, const std::string& fast_path)
-    : queue_(queue), eve_(open_output(eve_path)) {
+NidsAlertWriter::NidsAlertWriter(const std::string& eve_path, const std::string& fast_path)
+    : eve_(open_output(eve_path)) {
   try {
     fast_ = open_output(fast_path);
   } catch (...) {
@@ -136,7 +98,8 @@ NidsAlertWriter::NidsAlertWriter(NidsAlertQueue& queue, const std::string& eve_p
 }
 
 NidsAlertWriter::~NidsAlertWriter() {
-  stop_.store(true, std::memory_order_release);  // after every push the planes made (they have stopped)
+  // After every push the producers made: the planes and kernels have stopped.
+  stop_.store(true, std::memory_order_release);
   thread_.join();
   for (std::FILE* f : {eve_, fast_})
     if (f) std::fclose(f);
@@ -147,17 +110,28 @@ void NidsAlertWriter::add_rule_set(uint32_t generation, std::shared_ptr<const st
   rule_sets_[generation] = std::move(rules);
 }
 
+void NidsAlertWriter::add_ring(NidsAlertRing& ring) {
+  std::lock_guard lock(mutex_);
+  rings_.push_back(&ring);
+}
+
 void NidsAlertWriter::run() {
   NidsAlert alert;
+  std::vector<NidsAlertRing*> rings;
   for (;;) {
     // Stop is read (acquire: every push made before it) before the last drain, so that a record
-    // pushed before the planes stopped is written.
+    // pushed before the producers stopped is written.
     const bool stopping = stop_.load(std::memory_order_acquire);
-    bool any = false;
-    while (queue_.pop(alert)) {
-      write(alert);
-      any = true;
+    {
+      std::lock_guard lock(mutex_);
+      rings = rings_;
     }
+    bool any = false;
+    for (NidsAlertRing* ring : rings)
+      while (ring->pop(alert)) {
+        write(alert);
+        any = true;
+      }
     if (any)
       for (std::FILE* f : {eve_, fast_})
         if (f) std::fflush(f);

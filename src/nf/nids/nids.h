@@ -8,10 +8,10 @@
 // pass untouched (not_ip); malformed ones (truncated headers) pass, counted, and are not inspected.
 // No stream reassembly: each packet's payload alone (README).
 //
-// Alerts go to the writer through a bounded queue (alerts.h); a full queue loses the record,
-// counted as alerts_lost, never stalling the plane. Device code: process() compiles for the GPU (a
-// chain's kernels instantiate every NF), but nothing on the GPU has a queue to put alerts in yet:
-// the owner refuses to make a device view (nids_rules.h), so no kernel runs it.
+// Alerts go to the writer through a bounded ring (alert_ring.h): on the cpu path the host's, in host
+// memory; on a GPU the GPU's, in pinned host memory, which each GPU thread pushes its packet's
+// records into. A full ring loses the record, counted as alerts_lost, never stalling the data path.
+// A record's time is CLOCK_REALTIME's, on the GPU its global timer mapped onto it (alert_clock.h).
 //
 // Parameters (config table [[nf]] with type = "nids"):
 //   rules       = "FILE"   Snort rules (rule_parser.h), relative to the config file's folder
@@ -20,16 +20,19 @@
 //   unsupported = "refuse" a rule with an unsupported option refuses the load ("refuse") or is
 //                          skipped, each listed on stderr ("skip")
 //   eve_log     = "FILE"   Suricata EVE JSON alert lines; fast_log = "FILE": Snort fast.log lines
-//   alert_queue = 65536    records the queue holds; max_mib = 512: the automaton's memory bound
+//   alert_queue = 65536    records a ring holds (64 B each); max_mib = 512: the automaton's memory bound
 #pragma once
-#include <chrono>
 #include <cstdint>
 
-#include "nf/nids/alerts.h"
+#include "nf/nids/alert_clock.h"
+#include "nf/nids/alert_ring.h"
 #include "nf/nids/evaluate.h"
 #include "nf/packet.h"
 #include "sync/swapped.h"
 #include "util/hd.h"
+#if defined(__CUDACC__)
+#include "util/gpu_timer.cuh"
+#endif
 
 namespace gnf::nf {
 
@@ -43,7 +46,8 @@ struct NidsNfView {
       "alerts",      "alerts_lost",       "alerts_over_limit", "pattern_overflow", "verify_limit"};
 
   sync::SwappedView<NidsRuleSetView> rule_set;
-  NidsAlertQueue* alerts;  // host memory
+  NidsAlertRingRef alerts;  // the host's ring, or in a device view the GPU's
+  int64_t unix_minus_gpu_timer_ns;  // in a device view: CLOCK_REALTIME = %globaltimer + this
 
   GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
     const NidsRuleSetView& set = rule_set.load();
@@ -78,13 +82,12 @@ struct NidsNfView {
  private:
   GNF_HD void emit(const NidsRuleSetView& set, const NidsPacket& packet, const NidsMatches& matches,
                    NfCounters& counters) const {
-#if defined(__CUDA_ARCH__)
-    // No queue on the GPU (above): never reached, since no kernel gets a nids view.
-    counters.value[kAlertsLost] += matches.count;
-#else
     NidsAlert alert{};
-    alert.unix_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch()).count());
+#if defined(__CUDA_ARCH__)
+    alert.unix_ns = global_timer_ns() + uint64_t(unix_minus_gpu_timer_ns);
+#else
+    alert.unix_ns = nids_unix_now_ns();
+#endif
     alert.generation = set.generation;
     alert.family = packet.family;
     alert.proto = packet.proto;
@@ -97,9 +100,8 @@ struct NidsNfView {
     }
     for (uint32_t m = 0; m < matches.count; ++m) {
       alert.rule = matches.rules[m];
-      ++counters.value[alerts->push(alert) ? kAlerts : kAlertsLost];
+      ++counters.value[alerts.push(alert) ? kAlerts : kAlertsLost];
     }
-#endif
   }
 };
 

@@ -11,16 +11,20 @@
 
 namespace gnf::nf {
 
-// One rule set and everything its view points into.
+// One rule set and everything its views point into: on the GPU, its image (rule_set.h).
 struct NidsRules::RuleSet {
   NidsRuleFile file;
   std::unique_ptr<NidsCompiledRules> compiled;
+  sync::DeviceCopy device;
+
+  NidsRuleSetView device_view() const { return device.data() ? compiled->view_at(device.data()) : NidsRuleSetView{}; }
 };
 
 NidsRules::NidsRules(NidsOptions options)
     : options_(std::move(options)),
-      queue_(options_.alert_queue),
-      writer_(std::make_unique<NidsAlertWriter>(queue_, options_.eve_log, options_.fast_log)) {
+      host_ring_(options_.alert_queue, mem::Domain::Host, mem::Domain::Host),
+      writer_(std::make_unique<NidsAlertWriter>(options_.eve_log, options_.fast_log)) {
+  writer_->add_ring(host_ring_);
   current_ = build();
   table_ = std::make_unique<sync::SwappedTable<NidsRuleSetView>>(current_->compiled->host_view(), current_);
 }
@@ -51,16 +55,31 @@ void NidsRules::set_readers(sync::ReaderRegistry* readers) {
   table_->set_readers(readers);
 }
 
-void NidsRules::device_view(NidsNfView&) {
-  throw UserError(
-      "nids runs on the cpu path only for now: its alerts have no ring from the GPU to the host yet "
-      "(use path = \"cpu\")");
+void NidsRules::copy_to_device(RuleSet& set) {
+  const std::vector<uint64_t> image = set.compiled->device_image();
+  set.device = sync::DeviceCopy(*mirror_, image.data(), image.size() * sizeof(uint64_t));
+}
+
+void NidsRules::device_view(NidsNfView& view) {
+  std::lock_guard lock(mutex_);
+  if (!table_->on_device()) {
+    mirror_ = std::make_unique<sync::DeviceMirror>();
+    copy_to_device(*current_);
+    device_view_ = table_->make_device_view(*mirror_, current_->device_view(), current_);
+    unix_minus_gpu_timer_ns_ = nids_unix_minus_gpu_timer_ns();
+    gpu_ring_ = std::make_unique<NidsAlertRing>(options_.alert_queue, mem::Domain::HostPinned, mem::Domain::Device);
+    writer_->add_ring(*gpu_ring_);
+  }
+  view.rule_set = device_view_;
+  view.alerts = gpu_ring_->ref();
+  view.unix_minus_gpu_timer_ns = unix_minus_gpu_timer_ns_;
 }
 
 std::optional<std::string> NidsRules::reload() {
   std::shared_ptr<RuleSet> next = build();  // off the data path, the current set still in use
   std::lock_guard lock(mutex_);
-  table_->publish(next->compiled->host_view(), next);
+  if (table_->on_device()) copy_to_device(*next);
+  table_->publish(next->compiled->host_view(), next, next->device_view(), next);
   current_ = next;
   ++reloads_;
   return fmt::format("{} rules ({} skipped) from {}", next->file.rules.size(), next->file.skipped.size(),
@@ -71,11 +90,14 @@ std::optional<NfTableStats> NidsRules::table_stats() const {
   std::lock_guard lock(mutex_);
   const RuleSet& set = *current_;
   const NidsRuleSetView view = set.compiled->host_view();
+  std::vector<unsigned long long> device_hits(set.file.rules.size(), 0);
+  if (set.device.data() && !device_hits.empty())
+    mirror_->copy_out(device_hits.data(), set.device_view().hits, device_hits.size() * sizeof(unsigned long long));
   NfTableStats stats{"rules", options_.rules_file, reloads_, {}};
   for (size_t r = 0; r < set.file.rules.size(); ++r) {
     const NidsRule& rule = set.file.rules[r];
-    stats.entries.push_back({rule.line, nids_action_name(rule.action),
-                             {{"sid", rule.sid}, {"hits", __atomic_load_n(&view.hits[r], __ATOMIC_RELAXED)}}});
+    const uint64_t hits = __atomic_load_n(&view.hits[r], __ATOMIC_RELAXED) + device_hits[r];
+    stats.entries.push_back({rule.line, nids_action_name(rule.action), {{"sid", rule.sid}, {"hits", hits}}});
   }
   return stats;
 }
@@ -114,7 +136,7 @@ std::unique_ptr<NidsRules> configure_nids(const Params& params, const NfContext&
   auto tables = std::make_unique<NidsRules>(std::move(options));
   view = NidsNfView{};
   view.rule_set = tables->host_view();
-  view.alerts = tables->alert_queue();
+  view.alerts = tables->host_alerts();
   return tables;
 }
 

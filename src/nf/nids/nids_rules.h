@@ -8,8 +8,13 @@
 // readers' grace period. Alert records name their set by generation, so the writer words a record
 // queued before a reload by the rules it was made with.
 //
-// GPU paths (staged, bypass): refused in device_view(), with a UserError that says so, until alert
-// records have a ring in host memory to leave the GPU by.
+// GPU paths (staged, bypass): device_view() copies the set into GPU memory as one buffer (its
+// layout and its size per rule-set size: rule_set.h; a reload copies the next set in before
+// publishing it, so two are there until the grace period ends), measures the GPU timer's offset to
+// the host's clock (alert_clock.h), and makes the GPU's alert ring, which the writer drains beside
+// the host's: each side's producers have a ring of their own, since they cannot share a claim
+// counter (alert_ring.h). Its records cross PCIe into pinned memory, alert_queue x 64 B of it. The
+// hit counters the GPU adds to are read back for table_stats() and added to the host's.
 #pragma once
 #include <atomic>
 #include <memory>
@@ -24,6 +29,7 @@
 #include "nf/nids/rule_parser.h"
 #include "nf/params.h"
 #include "nf/tables.h"
+#include "sync/device_mirror.h"
 #include "sync/swapped.h"
 
 namespace gnf::nf {
@@ -46,7 +52,7 @@ class NidsRules final : public NfTablesFor<NidsNfView> {
   ~NidsRules() override;
 
   sync::SwappedView<NidsRuleSetView> host_view() const { return table_->host_view(); }
-  NidsAlertQueue* alert_queue() { return &queue_; }
+  NidsAlertRingRef host_alerts() const { return host_ring_.ref(); }
 
   void set_readers(sync::ReaderRegistry* readers) override;
   void device_view(NidsNfView& view) override;
@@ -56,14 +62,19 @@ class NidsRules final : public NfTablesFor<NidsNfView> {
  private:
   struct RuleSet;
   std::shared_ptr<RuleSet> build();
+  void copy_to_device(RuleSet& set);
 
   const NidsOptions options_;
-  NidsAlertQueue queue_;
-  std::unique_ptr<NidsAlertWriter> writer_;
-  mutable std::mutex mutex_;  // reload against table_stats
+  NidsAlertRing host_ring_;
+  std::unique_ptr<NidsAlertRing> gpu_ring_;  // once on a GPU
+  std::unique_ptr<NidsAlertWriter> writer_;  // after the rings: it drains them until destroyed
+  mutable std::mutex mutex_;  // reload against table_stats and device_view
   std::atomic<uint32_t> generations_{0};  // build() runs outside the mutex
+  std::unique_ptr<sync::DeviceMirror> mirror_;  // before the sets: their GPU memory goes back to it
   std::shared_ptr<RuleSet> current_;
   std::unique_ptr<sync::SwappedTable<NidsRuleSetView>> table_;
+  sync::SwappedView<NidsRuleSetView> device_view_{};  // once on a GPU
+  int64_t unix_minus_gpu_timer_ns_ = 0;
   uint64_t reloads_ = 0;
 };
 

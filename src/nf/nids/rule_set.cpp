@@ -70,19 +70,61 @@ NidsCompiledRules::NidsCompiledRules(const std::vector<NidsRule>& rules, size_t 
   }
   fast_first_.push_back(uint32_t(fast_rules_.size()));
   hits_.assign(rules_.size(), 0);
+  const size_t bytes[kSections] = {automaton_->arena_bytes(),
+                                   rules_.size() * sizeof(NidsRuleView),
+                                   contents_.size() * sizeof(NidsContentView),
+                                   prefixes_.size() * sizeof(NidsPrefixEntry),
+                                   ports_.size() * sizeof(NidsPortEntry),
+                                   fast_first_.size() * sizeof(uint32_t),
+                                   fast_rules_.size() * sizeof(uint32_t),
+                                   contentless_.size() * sizeof(uint32_t),
+                                   hits_.size() * sizeof(unsigned long long)};
+  for (int s = 0; s < kSections; ++s) {
+    section_bytes_[s] = bytes[s];
+    section_at_[s + 1] = section_at_[s] + (bytes[s] + 7) / 8 * 8;
+  }
 }
 
 NidsRuleSetView NidsCompiledRules::host_view() {
+  const uint8_t* at[kSections];
+  host_sections(at);
+  return view_over(at, hits_.data());
+}
+
+std::vector<uint64_t> NidsCompiledRules::device_image() const {
+  std::vector<uint64_t> words(section_at_[kSections] / 8, 0);  // the hits: zero
+  auto* base = reinterpret_cast<uint8_t*>(words.data());
+  const uint8_t* from[kSections];
+  host_sections(from);
+  for (int s = 0; s < kHits; ++s)
+    if (section_bytes_[s]) std::memcpy(base + section_at_[s], from[s], section_bytes_[s]);
+  return words;
+}
+
+NidsRuleSetView NidsCompiledRules::view_at(uint8_t* base) const {
+  const uint8_t* at[kSections];
+  for (int s = 0; s < kSections; ++s) at[s] = base + section_at_[s];
+  return view_over(at, reinterpret_cast<unsigned long long*>(base + section_at_[kHits]));
+}
+
+void NidsCompiledRules::host_sections(const uint8_t* at[kSections]) const {
+  const void* sections[kSections] = {automaton_->arena(), rules_.data(),      contents_.data(),
+                                     prefixes_.data(),    ports_.data(),      fast_first_.data(),
+                                     fast_rules_.data(),  contentless_.data(), hits_.data()};
+  for (int s = 0; s < kSections; ++s) at[s] = static_cast<const uint8_t*>(sections[s]);
+}
+
+NidsRuleSetView NidsCompiledRules::view_over(const uint8_t* const at[kSections], unsigned long long* hits) const {
   NidsRuleSetView v{};
-  v.dfa = automaton_->view();
-  v.rules = rules_.data();
-  v.contents = contents_.data();
-  v.prefixes = prefixes_.data();
-  v.ports = ports_.data();
-  v.fast_first = fast_first_.data();
-  v.fast_rules = fast_rules_.data();
-  v.contentless_rules = contentless_.data();
-  v.hits = hits_.data();
+  v.dfa = automaton_->view_at(at[kArena]);
+  v.rules = reinterpret_cast<const NidsRuleView*>(at[kRules]);
+  v.contents = reinterpret_cast<const NidsContentView*>(at[kContents]);
+  v.prefixes = reinterpret_cast<const NidsPrefixEntry*>(at[kPrefixes]);
+  v.ports = reinterpret_cast<const NidsPortEntry*>(at[kPorts]);
+  v.fast_first = reinterpret_cast<const uint32_t*>(at[kFastFirst]);
+  v.fast_rules = reinterpret_cast<const uint32_t*>(at[kFastRules]);
+  v.contentless_rules = reinterpret_cast<const uint32_t*>(at[kContentless]);
+  v.hits = hits;
   v.rule_count = uint32_t(rules_.size());
   v.contentless_count = uint32_t(contentless_.size());
   v.generation = generation_;

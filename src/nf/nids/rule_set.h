@@ -6,6 +6,14 @@
 // a rule can match only a packet in which that pattern occurs, so the automaton's scan names the
 // rules worth verifying (evaluate.h), each once. Rules without contents are verified for every
 // packet.
+//
+// On a GPU the set is one buffer (device_image(), view_at()): the automaton's arena (automaton.h),
+// then rules (40 B each), contents (24 B each), address entries (20 B each), port ranges (4 B
+// each), the fast-pattern lists (4 B a pattern and 4 B a rule), the contentless rules (4 B each)
+// and the hit counters (8 B a rule), each section 8-byte aligned. The automaton is nearly all of
+// it: Debian's sagan-rules (2,300 rules, 5,091 patterns with modsecurity-crs's phrases) take
+// ~14.2 MiB of automaton and ~0.2 MiB of the rest; 2,000 random patterns ~11 MiB; 10,000
+// bench/nids's generated ones about 5x that. During a reload two sets are in GPU memory.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -50,6 +58,9 @@ struct NidsRuleView {
   uint8_t bidirectional;
 };
 
+static_assert(sizeof(NidsRuleView) == 40 && sizeof(NidsContentView) == 24 && sizeof(NidsPrefixEntry) == 20,
+              "the sizes the memory note above gives");
+
 struct NidsRuleSetView {
   NidsDfaView dfa;
   const NidsRuleView* rules;
@@ -72,6 +83,9 @@ class NidsCompiledRules {
   // than max_bytes.
   NidsCompiledRules(const std::vector<NidsRule>& rules, size_t max_bytes, uint32_t generation);
   NidsRuleSetView host_view();
+  // The set's GPU image (above): its words, hit counters zero; and the view over a copy at `base`.
+  std::vector<uint64_t> device_image() const;
+  NidsRuleSetView view_at(uint8_t* base) const;
   const std::vector<NidsPattern>& patterns() const { return patterns_; }
   const NidsAutomaton& automaton() const { return *automaton_; }
 
@@ -85,6 +99,12 @@ class NidsCompiledRules {
   std::vector<uint32_t> fast_first_, fast_rules_, contentless_;
   std::vector<unsigned long long> hits_;
   uint32_t generation_;
+  enum Section { kArena, kRules, kContents, kPrefixes, kPorts, kFastFirst, kFastRules, kContentless, kHits, kSections };
+  // Where each section is on the host; the view over sections at `at`.
+  void host_sections(const uint8_t* at[kSections]) const;
+  NidsRuleSetView view_over(const uint8_t* const at[kSections], unsigned long long* hits) const;
+  size_t section_bytes_[kSections] = {};
+  size_t section_at_[kSections + 1] = {};  // bytes into the image (8-byte aligned); the last: its size
 };
 
 }  // namespace gnf::nf
