@@ -251,7 +251,8 @@ nlohmann::json loop_json(const LoopPhases& a, const LoopPhases& b, double second
 nlohmann::json gpu_loops_json(const path::Snapshot& a, const path::Snapshot& b) {
   const double seconds = double(b.time_ns - a.time_ns) / 1e9;
   return {{"driver", loop_json(a.gpu_driver, b.gpu_driver, seconds, driver::kGpuDriverPhaseNames)},
-          {"agent", loop_json(a.gpu_agent, b.gpu_agent, seconds, nic::GpuAgent::kPhaseNames)}};
+          {"agent_rx", loop_json(a.gpu_agent_rx, b.gpu_agent_rx, seconds, nic::GpuAgent::kPhaseNames)},
+          {"agent_tx", loop_json(a.gpu_agent_tx, b.gpu_agent_tx, seconds, nic::GpuAgent::kPhaseNames)}};
 }
 
 // One-way trials time frames with the GPU's clock: how well it was tied to the host's.

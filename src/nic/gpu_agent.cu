@@ -24,9 +24,9 @@ namespace {
 
 constexpr uint32_t kFullMask = 0xFFFFFFFFu;
 constexpr uint32_t kWarp = 32;
-// A block per queue: its first warp runs the queue's DMA state machine (up to 32 frames a round,
-// a lane each); every thread of the block copies the frames' bytes, so that a round of 1500 B
-// frames keeps 32 KiB of PCIe reads in flight, not a warp's 4 KiB.
+// A block per queue and direction: its first warp runs that direction's DMA state machine (up to
+// 32 frames a round, a lane each); every thread of the block copies the frames' bytes, so that a
+// round of 1500 B frames keeps 32 KiB of PCIe reads in flight, not a warp's 4 KiB.
 constexpr uint32_t kThreads = 256;
 // 16-byte pieces each thread has in flight while it copies.
 constexpr uint32_t kUnroll = 8;
@@ -35,7 +35,10 @@ constexpr uint32_t kPublishEvery = 64;
 // Words between two blocks' stop words: a GPU cache line.
 constexpr uint32_t kStopStride = 32;
 
-// What each queue's warp counts, published in this order into pinned memory: the counters, then
+// A block times its direction's phases only (GpuAgent::loops() reports each direction's four).
+enum Phase : uint32_t { kPoll, kRxDecide, kRxCopy, kRxCommit, kTxDecide, kTxCopy, kTxCommit, kPhaseSlots };
+
+// What each block's first warp counts, published in this order into pinned memory: the counters, then
 // a diagnostic, the rounds gone and the time each phase of them took (GpuAgent::kPhaseNames).
 enum Stat : uint32_t {
   kRxPackets, kRxBytes, kRxNoDescDrop, kRxNoDescStall, kRxTooSmall, kRxDisabled, kRxDmaRefused, kTxBadDesc, kTxOverrun,
@@ -43,10 +46,8 @@ enum Stat : uint32_t {
   kRounds, kTimedRounds,
   kDmaFaults, kFaultKind, kFaultA, kFaultB, kFaultC, kFaultD,  // diagnostic: the first fault's values
   kPhaseNs,
-  kStatCount = kPhaseNs + GpuAgent::kPhaseCount
+  kStatCount = kPhaseNs + kPhaseSlots
 };
-enum Phase : uint32_t { kPoll, kRxDecide, kRxCopy, kRxCommit, kTxDecide, kTxCopy, kTxCommit };
-static_assert(kTxCommit + 1 == GpuAgent::kPhaseCount && GpuAgent::kPhaseCount <= LoopPhases::kMaxPhases);
 
 // One block's queue: rx queue `queue` and tx queue `queue` of one port (either may be absent).
 // Set up by the host at start(); the state fields carry over from one run to the next.
@@ -67,7 +68,7 @@ struct Unit {
   uint32_t tx_entries;
   uint32_t max_frame;
   uint32_t tx_ring_in_host;  // the host's own queue: descriptors and packets in pinned memory
-  uint64_t* stats;           // kStatCount words, pinned
+  uint64_t* stats;           // pinned: kStatCount words for the rx block, then kStatCount for the tx block
   // state
   uint32_t rx_consumed;
   uint32_t rdh;
@@ -410,28 +411,34 @@ __device__ void publish(const uint64_t* stats, uint64_t* out) {
   for (uint32_t k = 0; k < kStatCount; ++k) reinterpret_cast<volatile uint64_t*>(out)[k] = stats[k];
 }
 
-// A block per queue (Unit). Only the first warp keeps the queue's state; the others copy.
-// `stops`: a stop word per block, each on a 128-byte line of its own. Pinned lines that several SMs
-// read are read one SM at a time (bench/pcie: read_shared_word), so one word all blocks polled
-// made their rounds take turns.
+// Two blocks per queue (Unit): block 2i runs unit i's rx DMA, block 2i + 1 its tx DMA, so that
+// neither direction waits on the other's PCIe round trips (one block doing both went round in
+// 5-6 µs at 1 % load, session 14 run 3). Only the first warp keeps the queue's state; the others
+// copy. `stops`: a stop word per block, each on a 128-byte line of its own. Pinned lines that
+// several SMs read are read one SM at a time (bench/pcie: read_shared_word), so one word all
+// blocks polled made their rounds take turns.
 __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* port_stalls, const uint32_t* stops) {
   __shared__ Shared s;
   __shared__ uint32_t has_rx, has_tx;
   const uint32_t lane = threadIdx.x % kWarp;
   const bool control = threadIdx.x < kWarp;
+  const bool rx_block = blockIdx.x % 2 == 0;
   Unit u{};
   uint64_t stats[kStatCount] = {};
+  uint64_t* published = nullptr;
   if (control) {
-    u = units[blockIdx.x];
-    for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = u.stats[k];  // a restart counts on
+    u = units[blockIdx.x / 2];
+    published = u.stats + (rx_block ? 0 : kStatCount);
+    for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = published[k];  // a restart counts on
     if (lane == 0) {
-      has_rx = u.rx_regs != nullptr;
-      has_tx = u.tx_regs != nullptr;
+      has_rx = rx_block && u.rx_regs != nullptr;
+      has_tx = !rx_block && u.tx_regs != nullptr;
       s.stop = 0;
       s.tx_from_host = u.tx_ring_in_host;
     }
   }
   __syncthreads();
+  if (!has_rx && !has_tx) return;  // the queue has no ring in this block's direction
   PhaseLaps laps;
   for (uint32_t round = 0;; ++round) {
     uint32_t produced = 0, rdt = 0, tdt = 0;
@@ -465,12 +472,23 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
     if (has_tx) tx_round(u, tdt, s, stats, laps);
     if (control && lane == 0) {
       ++stats[kRounds];
-      if (round % kPublishEvery == 0) publish(stats, u.stats);
+      if (round % kPublishEvery == 0) publish(stats, published);
     }
   }
+  // Each block hands back its direction's state only: the other block writes the rest of the unit.
   if (control && lane == 0) {
-    publish(stats, u.stats);
-    units[blockIdx.x] = u;
+    publish(stats, published);
+    Unit& out = units[blockIdx.x / 2];
+    if (has_rx) {
+      out.rx_consumed = u.rx_consumed;
+      out.rdh = u.rdh;
+      out.last_rdt = u.last_rdt;
+      out.stalled = u.stalled;
+    } else {
+      out.tdh = u.tdh;
+      out.last_tdt = u.last_tdt;
+      out.tx_producer = u.tx_producer;
+    }
   }
 }
 
@@ -483,11 +501,12 @@ struct GpuAgent::Impl {
   std::vector<uint32_t> unit_queue;
   mem::Block device_units;
   mem::Block device_stalls;          // one word per port
-  mem::Block pinned;                 // a stop line per unit, then kStatCount words per unit
+  mem::Block pinned;                 // a stop line per block, then 2 x kStatCount words per unit
+  uint32_t blocks() const { return uint32_t(units.size()) * 2; }
   uint32_t* stop_flags = nullptr;
 
   void set_stop(uint32_t value) {
-    for (size_t i = 0; i < units.size(); ++i) store_release_sys(stop_flags + i * kStopStride, value);
+    for (uint32_t i = 0; i < blocks(); ++i) store_release_sys(stop_flags + i * kStopStride, value);
   }
   cudaStream_t stream = nullptr;
   bool running = false;
@@ -505,36 +524,38 @@ GpuAgent::GpuAgent(const std::vector<Port*>& ports) : impl_(std::make_unique<Imp
       m.unit_queue.push_back(q);
     }
   }
-  const size_t stop_bytes = m.units.size() * kStopStride * sizeof(uint32_t);
-  m.pinned = mem::Block(mem::Domain::HostPinned, stop_bytes + m.units.size() * kStatCount * sizeof(uint64_t));
+  const size_t stop_bytes = m.blocks() * kStopStride * sizeof(uint32_t);
+  m.pinned = mem::Block(mem::Domain::HostPinned, stop_bytes + m.units.size() * 2 * kStatCount * sizeof(uint64_t));
   m.stop_flags = reinterpret_cast<uint32_t*>(m.pinned.data());
   m.device_units = mem::Block(mem::Domain::Device, m.units.size() * sizeof(Unit));
   m.device_stalls = mem::Block(mem::Domain::Device, ports.size() * sizeof(uint32_t));
   auto* stats = reinterpret_cast<uint64_t*>(m.pinned.data() + stop_bytes);
-  for (size_t i = 0; i < m.units.size(); ++i) m.units[i].stats = stats + i * kStatCount;
+  for (size_t i = 0; i < m.units.size(); ++i) m.units[i].stats = stats + i * 2 * kStatCount;
   GNF_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   for (uint32_t p = 0; p < ports.size(); ++p) {
     ports[p]->set_agent_counters([this, p](PortCounterSnapshot& c, DmaCounterValues& dma) {
       const Impl& im = *impl_;
       for (size_t i = 0; i < im.units.size(); ++i) {
         if (im.unit_port[i] != p) continue;
-        const volatile uint64_t* v = im.units[i].stats;
+        // Each direction's block counts its own; the other's words stay zero.
+        const volatile uint64_t* stats = im.units[i].stats;
+        const auto v = [stats](Stat k) { return stats[k] + stats[kStatCount + k]; };
         const uint32_t q = im.unit_queue[i];
-        c.rx_good_packets += v[kRxPackets];
-        c.rx_good_bytes += v[kRxBytes];
-        c.rx_queue_packets[q] += v[kRxPackets];
-        c.rx_no_desc_drop += v[kRxNoDescDrop];
-        c.rx_queue_drops[q] += v[kRxNoDescDrop];
-        c.rx_no_desc_stall += v[kRxNoDescStall];
-        c.rx_buffer_too_small += v[kRxTooSmall];
-        c.rx_queue_disabled += v[kRxDisabled];
-        c.rx_dma_refused += v[kRxDmaRefused];
-        c.tx_bad_desc += v[kTxBadDesc];
-        c.tx_overrun += v[kTxOverrun];
-        dma.packet_bytes_to_memory += v[kPacketBytesToMemory];
-        dma.packet_bytes_from_memory += v[kPacketBytesFromMemory];
-        dma.desc_bytes_to_memory += v[kDescBytesToMemory];
-        dma.desc_bytes_from_memory += v[kDescBytesFromMemory];
+        c.rx_good_packets += v(kRxPackets);
+        c.rx_good_bytes += v(kRxBytes);
+        c.rx_queue_packets[q] += v(kRxPackets);
+        c.rx_no_desc_drop += v(kRxNoDescDrop);
+        c.rx_queue_drops[q] += v(kRxNoDescDrop);
+        c.rx_no_desc_stall += v(kRxNoDescStall);
+        c.rx_buffer_too_small += v(kRxTooSmall);
+        c.rx_queue_disabled += v(kRxDisabled);
+        c.rx_dma_refused += v(kRxDmaRefused);
+        c.tx_bad_desc += v(kTxBadDesc);
+        c.tx_overrun += v(kTxOverrun);
+        dma.packet_bytes_to_memory += v(kPacketBytesToMemory);
+        dma.packet_bytes_from_memory += v(kPacketBytesFromMemory);
+        dma.desc_bytes_to_memory += v(kDescBytesToMemory);
+        dma.desc_bytes_from_memory += v(kDescBytesFromMemory);
       }
     });
   }
@@ -597,24 +618,41 @@ void GpuAgent::start() {
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit),
                                  cudaMemcpyHostToDevice, m.stream));
   m.set_stop(0);
-  agent_kernel<<<uint32_t(m.units.size()), kThreads, 0, m.stream>>>(
+  // Every block spins until stopped: all of them must be resident at once.
+  int per_sm = 0, sms = 0, device = 0;
+  GNF_CUDA_CHECK(cudaGetDevice(&device));
+  GNF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GNF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, agent_kernel, int(kThreads), 0));
+  if (uint64_t(per_sm) * uint64_t(sms) < m.blocks())
+    throw UserError(fmt::format("the GPU agent needs {} blocks of {} threads resident at once (two per queue), and "
+                                "this GPU holds {}: fewer queues",
+                                m.blocks(), kThreads, uint64_t(per_sm) * uint64_t(sms)));
+  agent_kernel<<<m.blocks(), kThreads, 0, m.stream>>>(
       reinterpret_cast<Unit*>(m.device_units.data()), reinterpret_cast<uint32_t*>(m.device_stalls.data()), m.stop_flags);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
 }
 
-LoopPhases GpuAgent::loops() const {
+GpuAgent::Loops GpuAgent::loops() const {
   const Impl& m = *impl_;
-  LoopPhases sum;
+  // Each direction's phases, in the order of kPhaseNames.
+  constexpr Phase kRxPhases[kPhaseCount] = {kPoll, kRxDecide, kRxCopy, kRxCommit};
+  constexpr Phase kTxPhases[kPhaseCount] = {kPoll, kTxDecide, kTxCopy, kTxCommit};
+  Loops sum;
+  uint32_t rx_blocks = 0, tx_blocks = 0;
   for (const Unit& u : m.units) {
-    const volatile uint64_t* v = u.stats;
-    LoopPhases unit;
-    unit.rounds = v[kRounds];
-    unit.timed_rounds = v[kTimedRounds];
-    for (uint32_t k = 0; k < kPhaseCount; ++k) unit.ns[k] = v[kPhaseNs + k];
-    sum.add(unit);
+    for (const bool rx : {true, false}) {
+      if ((rx ? static_cast<const void*>(u.rx_regs) : static_cast<const void*>(u.tx_regs)) == nullptr) continue;
+      const volatile uint64_t* v = u.stats + (rx ? 0 : kStatCount);
+      LoopPhases block;
+      block.rounds = v[kRounds];
+      block.timed_rounds = v[kTimedRounds];
+      for (uint32_t k = 0; k < kPhaseCount; ++k) block.ns[k] = v[kPhaseNs + (rx ? kRxPhases : kTxPhases)[k]];
+      (rx ? sum.rx : sum.tx).add(block);
+      ++(rx ? rx_blocks : tx_blocks);
+    }
   }
-  return sum.per_block(uint32_t(m.units.size()));
+  return Loops{sum.rx.per_block(rx_blocks), sum.tx.per_block(tx_blocks)};
 }
 
 void GpuAgent::stop() {
@@ -626,13 +664,13 @@ void GpuAgent::stop() {
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.units.data(), m.device_units.data(), m.units.size() * sizeof(Unit),
                                  cudaMemcpyDeviceToHost, m.stream));
   GNF_CUDA_CHECK(cudaStreamSynchronize(m.stream));
-  for (size_t i = 0; i < m.units.size(); ++i) {
-    const uint64_t* v = m.units[i].stats;
+  for (size_t i = 0; i < m.units.size() * 2; ++i) {
+    const uint64_t* v = m.units[i / 2].stats + (i % 2) * kStatCount;
     if (v[kDmaFaults] == 0) continue;
     // The first fault's values: rx and tx: length, FIFO position, buffer address, head << 32 | tail;
     // rdt: the last good RDT, the RDT read, RDH, records taken from the FIFO.
     std::fprintf(stderr, "gnf: GPU agent: unit %zu (port %u queue %u): %llu DMA faults, first %s (%llu, %llu, 0x%llx, 0x%llx)\n",
-                 i, m.unit_port[i], m.unit_queue[i], (unsigned long long)v[kDmaFaults],
+                 i / 2, m.unit_port[i / 2], m.unit_queue[i / 2], (unsigned long long)v[kDmaFaults],
                  v[kFaultKind] == 1 ? "rx" : v[kFaultKind] == 2 ? "tx" : "rdt", (unsigned long long)v[kFaultA],
                  (unsigned long long)v[kFaultB], (unsigned long long)v[kFaultC], (unsigned long long)v[kFaultD]);
   }

@@ -2,8 +2,9 @@
 // the GPU by a persistent kernel (the GPU agent), while the NIC-model threads keep the wire, the
 // MAC, RSS, the on-NIC buffer's accounting and the line (queue_group.h).
 //
-// One warp per queue of each port does what the 82599's DMA does for that queue, reading and
-// writing the rings where they are and the queue's FIFOs in pinned host memory across PCIe:
+// Two blocks per queue of each port, one per direction, do what the 82599's DMA does for that
+// queue (the first warp of each decides, the whole block copies), reading and writing the rings
+// where they are and the queue's FIFOs in pinned host memory across PCIe:
 //  - rx: reads the tail (RDT), takes the frames the wire side stored in the queue's rx FIFO,
 //    writes each into the buffer of the descriptor at the head, writes its write-back (DD last),
 //    moves RDH, and hands the FIFO's room back (a queue without descriptors drops its frames with
@@ -51,12 +52,17 @@ class GpuAgent {
   void start();
   // Asks the kernel to stop and waits for it (its counters are then final). Idempotent.
   void stop();
-  // How each queue's block went round its loop, on average over the blocks, phase by phase (a
-  // diagnostic: the round time bounds the latency the agent adds). Any thread.
-  static constexpr uint32_t kPhaseCount = 7;
-  static constexpr const char* kPhaseNames[kPhaseCount] = {"poll",    "rx_decide", "rx_copy",  "rx_commit",
-                                                           "tx_decide", "tx_copy", "tx_commit"};
-  LoopPhases loops() const;
+  // How the rx blocks and the tx blocks went round their loops, on average over the blocks of each
+  // direction, phase by phase (a diagnostic: the round time bounds the latency the agent adds):
+  // poll (the FIFO, the tail and the stop word across PCIe), decide (records or descriptors),
+  // copy (frames into GPU memory or into the tx FIFO), commit (write-backs, heads, FIFO room).
+  // Any thread.
+  static constexpr uint32_t kPhaseCount = 4;
+  static constexpr const char* kPhaseNames[kPhaseCount] = {"poll", "decide", "copy", "commit"};
+  struct Loops {
+    LoopPhases rx, tx;
+  };
+  Loops loops() const;
 
  private:
   struct Impl;

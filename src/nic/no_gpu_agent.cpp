@@ -12,7 +12,7 @@ GpuAgent::GpuAgent(const std::vector<Port*>&) {
 GpuAgent::~GpuAgent() = default;
 void GpuAgent::start() {}
 void GpuAgent::stop() {}
-LoopPhases GpuAgent::loops() const { return {}; }
+GpuAgent::Loops GpuAgent::loops() const { return {}; }
 
 }  // namespace gnf::nic
 #endif

@@ -199,7 +199,11 @@ Snapshot Pipeline::snapshot() const {
   // memory.
   add_driver_stats(s, driver_ ? driver_->counters() : driver::DriverTotals{}, *chain_);
   s.driver.host_tx = host_tx_frames_.load(std::memory_order_relaxed);
-  if (agent_) s.gpu_agent = agent_->loops();
+  if (agent_) {
+    const nic::GpuAgent::Loops loops = agent_->loops();
+    s.gpu_agent_rx = loops.rx;
+    s.gpu_agent_tx = loops.tx;
+  }
   if (host_) {
     std::lock_guard lock(host_handler_mutex_);
     host_->add_counters(s);

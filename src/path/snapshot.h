@@ -56,7 +56,7 @@ struct Snapshot {
   // How the GPU's persistent loops went round (per block, on average, phase by phase): the bypass
   // driver's and the GPU agent's. A diagnostic: a loop's round time bounds the latency it adds.
   LoopPhases gpu_driver;
-  LoopPhases gpu_agent;
+  LoopPhases gpu_agent_rx, gpu_agent_tx;  // its rx blocks and its tx blocks
 
   // Every frame a source produced is accounted for: dropped at the NIC under a named cause,
   // dropped or punted by the driver/NF under a named cause, sent on a wire, or still in flight.
