@@ -411,28 +411,32 @@ __device__ void publish(const uint64_t* stats, uint64_t* out) {
   for (uint32_t k = 0; k < kStatCount; ++k) reinterpret_cast<volatile uint64_t*>(out)[k] = stats[k];
 }
 
-// Two blocks per queue (Unit): block 2i runs unit i's rx DMA, block 2i + 1 its tx DMA, so that
-// neither direction waits on the other's PCIe round trips (one block doing both went round in
-// 5-6 µs at 1 % load, session 14 run 3). Only the first warp keeps the queue's state; the others
-// copy. `stops`: a stop word per block, each on a 128-byte line of its own. Pinned lines that
-// several SMs read are read one SM at a time (bench/pcie: read_shared_word), so one word all
-// blocks polled made their rounds take turns.
-__global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* port_stalls, const uint32_t* stops) {
+// `split`: two blocks per queue (Unit), block 2i runs unit i's rx DMA and block 2i + 1 its tx DMA,
+// so that neither direction waits on the other's PCIe round trips (one block doing both went round
+// in 5-6 µs at 1 % load, session 14 run 3); otherwise block i does both (GpuAgent::start says
+// when). Only the first warp keeps the queue's state; the others copy. The counters are in shared
+// memory, which only lane 0 writes: in registers they made the block too large to share an SM.
+// `stops`: a stop word per block, each on a 128-byte line of its own. Pinned lines that several
+// SMs read are read one SM at a time (bench/pcie: read_shared_word), so one word all blocks polled
+// made their rounds take turns.
+__global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* port_stalls, const uint32_t* stops,
+                                                         bool split) {
   __shared__ Shared s;
   __shared__ uint32_t has_rx, has_tx;
+  __shared__ uint64_t stats[kStatCount];
   const uint32_t lane = threadIdx.x % kWarp;
   const bool control = threadIdx.x < kWarp;
-  const bool rx_block = blockIdx.x % 2 == 0;
+  const bool rx_block = !split || blockIdx.x % 2 == 0, tx_block = !split || blockIdx.x % 2 == 1;
+  const uint32_t unit = split ? blockIdx.x / 2 : blockIdx.x;
   Unit u{};
-  uint64_t stats[kStatCount] = {};
   uint64_t* published = nullptr;
   if (control) {
-    u = units[blockIdx.x / 2];
-    published = u.stats + (rx_block ? 0 : kStatCount);
-    for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = published[k];  // a restart counts on
+    u = units[unit];
+    published = u.stats + (split && !rx_block ? kStatCount : 0);
     if (lane == 0) {
+      for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = published[k];  // a restart counts on
       has_rx = rx_block && u.rx_regs != nullptr;
-      has_tx = !rx_block && u.tx_regs != nullptr;
+      has_tx = tx_block && u.tx_regs != nullptr;
       s.stop = 0;
       s.tx_from_host = u.tx_ring_in_host;
     }
@@ -478,13 +482,14 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
   // Each block hands back its direction's state only: the other block writes the rest of the unit.
   if (control && lane == 0) {
     publish(stats, published);
-    Unit& out = units[blockIdx.x / 2];
+    Unit& out = units[unit];
     if (has_rx) {
       out.rx_consumed = u.rx_consumed;
       out.rdh = u.rdh;
       out.last_rdt = u.last_rdt;
       out.stalled = u.stalled;
-    } else {
+    }
+    if (has_tx) {
       out.tdh = u.tdh;
       out.last_tdt = u.last_tdt;
       out.tx_producer = u.tx_producer;
@@ -502,7 +507,8 @@ struct GpuAgent::Impl {
   mem::Block device_units;
   mem::Block device_stalls;          // one word per port
   mem::Block pinned;                 // a stop line per block, then 2 x kStatCount words per unit
-  uint32_t blocks() const { return uint32_t(units.size()) * 2; }
+  bool split = false;                // a block per queue and direction (agent_kernel)
+  uint32_t blocks() const { return uint32_t(units.size()) * (split ? 2 : 1); }
   uint32_t* stop_flags = nullptr;
 
   void set_stop(uint32_t value) {
@@ -524,7 +530,7 @@ GpuAgent::GpuAgent(const std::vector<Port*>& ports) : impl_(std::make_unique<Imp
       m.unit_queue.push_back(q);
     }
   }
-  const size_t stop_bytes = m.blocks() * kStopStride * sizeof(uint32_t);
+  const size_t stop_bytes = m.units.size() * 2 * kStopStride * sizeof(uint32_t);
   m.pinned = mem::Block(mem::Domain::HostPinned, stop_bytes + m.units.size() * 2 * kStatCount * sizeof(uint64_t));
   m.stop_flags = reinterpret_cast<uint32_t*>(m.pinned.data());
   m.device_units = mem::Block(mem::Domain::Device, m.units.size() * sizeof(Unit));
@@ -617,18 +623,17 @@ void GpuAgent::start() {
   // On the agent's stream (not the legacy default one, which would wait for spinning kernels).
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit),
                                  cudaMemcpyHostToDevice, m.stream));
-  m.set_stop(0);
-  // Every block spins until stopped: all of them must be resident at once.
-  int per_sm = 0, sms = 0, device = 0;
+  // A block per queue and direction while they take at most one SM each, leaving the rest of each SM
+  // to the driver's blocks (every block of both kernels spins until stopped, so all must be
+  // resident at once); with more queues, a block per queue.
+  int sms = 0, device = 0;
   GNF_CUDA_CHECK(cudaGetDevice(&device));
   GNF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GNF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, agent_kernel, int(kThreads), 0));
-  if (uint64_t(per_sm) * uint64_t(sms) < m.blocks())
-    throw UserError(fmt::format("the GPU agent needs {} blocks of {} threads resident at once (two per queue), and "
-                                "this GPU holds {}: fewer queues",
-                                m.blocks(), kThreads, uint64_t(per_sm) * uint64_t(sms)));
+  m.split = m.units.size() * 2 <= size_t(sms);
+  m.set_stop(0);
   agent_kernel<<<m.blocks(), kThreads, 0, m.stream>>>(
-      reinterpret_cast<Unit*>(m.device_units.data()), reinterpret_cast<uint32_t*>(m.device_stalls.data()), m.stop_flags);
+      reinterpret_cast<Unit*>(m.device_units.data()), reinterpret_cast<uint32_t*>(m.device_stalls.data()), m.stop_flags,
+      m.split);
   GNF_CUDA_CHECK_LAUNCH();
   m.running = true;
 }
@@ -643,7 +648,7 @@ GpuAgent::Loops GpuAgent::loops() const {
   for (const Unit& u : m.units) {
     for (const bool rx : {true, false}) {
       if ((rx ? static_cast<const void*>(u.rx_regs) : static_cast<const void*>(u.tx_regs)) == nullptr) continue;
-      const volatile uint64_t* v = u.stats + (rx ? 0 : kStatCount);
+      const volatile uint64_t* v = u.stats + (m.split && !rx ? kStatCount : 0);
       LoopPhases block;
       block.rounds = v[kRounds];
       block.timed_rounds = v[kTimedRounds];

@@ -2,9 +2,10 @@
 // the GPU by a persistent kernel (the GPU agent), while the NIC-model threads keep the wire, the
 // MAC, RSS, the on-NIC buffer's accounting and the line (queue_group.h).
 //
-// Two blocks per queue of each port, one per direction, do what the 82599's DMA does for that
-// queue (the first warp of each decides, the whole block copies), reading and writing the rings
-// where they are and the queue's FIFOs in pinned host memory across PCIe:
+// Two blocks per queue of each port, one per direction (one block for both where there are more
+// queues than half the GPU's SMs), do what the 82599's DMA does for that queue (the first warp of
+// each decides, the whole block copies), reading and writing the rings where they are and the
+// queue's FIFOs in pinned host memory across PCIe:
 //  - rx: reads the tail (RDT), takes the frames the wire side stored in the queue's rx FIFO,
 //    writes each into the buffer of the descriptor at the head, writes its write-back (DD last),
 //    moves RDH, and hands the FIFO's room back (a queue without descriptors drops its frames with
@@ -53,7 +54,8 @@ class GpuAgent {
   // Asks the kernel to stop and waits for it (its counters are then final). Idempotent.
   void stop();
   // How the rx blocks and the tx blocks went round their loops, on average over the blocks of each
-  // direction, phase by phase (a diagnostic: the round time bounds the latency the agent adds):
+  // direction, phase by phase (a diagnostic: the round time bounds the latency the agent adds;
+  // where one block serves both directions, each direction's phases are part of its round):
   // poll (the FIFO, the tail and the stop word across PCIe), decide (records or descriptors),
   // copy (frames into GPU memory or into the tx FIFO), commit (write-backs, heads, FIFO room).
   // Any thread.
