@@ -17,6 +17,7 @@
 #include "path/pipeline.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace gnf::app {
 
@@ -73,7 +74,7 @@ class ProgressBar {
 // Runs the trial: starts the pipeline with its measured window, snapshots the counters as the
 // window opens, samples the GPU while it lasts, stops the sources (or sees them finish) and
 // drains.
-TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvml, bool quiet) {
+TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvml) {
   const uint64_t warmup_ns = uint64_t(trial.warmup_s * 1e9), window_ns = uint64_t(trial.duration_s * 1e9);
   TrialRun run;
   run.first = pipeline.snapshot();
@@ -85,7 +86,7 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
   if (warmup_ns <= kWindowSnapshotLeadNs) at_window = run.first;  // nothing was sent before it
   std::unique_ptr<GpuSampler> sampler = nvml ? std::make_unique<GpuSampler>(*nvml) : nullptr;
   bool sampled = false;
-  ProgressBar progress(!quiet, trial.warmup_s + trial.duration_s);
+  ProgressBar progress(spdlog::should_log(spdlog::level::info), trial.warmup_s + trial.duration_s);
   bool sources_stopped = false;
   uint64_t drain_deadline = 0;
   int drained_checks = 0;
@@ -138,20 +139,19 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
   return run;
 }
 
-void print_outcome(const nlohmann::json& result, const TrialRun& run, bool quiet) {
+void print_outcome(const nlohmann::json& result, const TrialRun& run) {
+  // The trial's own lines, as "gnf bench: ..."; errors say "gnf: error: ..." as everywhere.
+  const std::shared_ptr<spdlog::logger> log = spdlog::default_logger()->clone("gnf bench");
   if (run.interrupted) {
-    std::fprintf(stderr, "gnf bench: interrupted: the measured window is incomplete\n");
+    log->warn("interrupted: the measured window is incomplete");
   } else if (!run.on_schedule) {
-    std::fprintf(stderr,
-                 "gnf bench: warning: the generator could not send its schedule in real time (the NIC model did not "
-                 "keep up): the load was not offered, and the results describe the NIC model's rate\n");
+    log->warn("the generator could not send its schedule in real time (the NIC model did not keep up): the load "
+                 "was not offered, and the results describe the NIC model's rate");
   }
-  if (quiet) return;
   const auto& latency = result["latency"];
-  std::fprintf(stderr, "gnf bench: sent %llu, received %llu, lost %llu (%.3g %%), latency p50 %llu ns, p99 %llu ns\n",
-               (unsigned long long)result["sent"].get<uint64_t>(), (unsigned long long)result["received"].get<uint64_t>(),
-               (unsigned long long)result["loss"]["count"].get<uint64_t>(), result["loss"]["ratio"].get<double>() * 100,
-               (unsigned long long)latency["p50"].get<uint64_t>(), (unsigned long long)latency["p99"].get<uint64_t>());
+  log->info("sent {}, received {}, lost {} ({:.3g} %), latency p50 {} ns, p99 {} ns", result["sent"].get<uint64_t>(),
+               result["received"].get<uint64_t>(), result["loss"]["count"].get<uint64_t>(),
+               result["loss"]["ratio"].get<double>() * 100, latency["p50"].get<uint64_t>(), latency["p99"].get<uint64_t>());
 }
 
 // The GPU gnf uses: CUDA's device 0, found in NVML by its PCI bus id (NVML's device 0 when this
@@ -170,12 +170,12 @@ int run_bench(const BenchFlags& flags) {
   path::Pipeline pipeline(trial.config, control_plane(trial.config));
   std::unique_ptr<Nvml> nvml = open_nvml();
   nlohmann::json environment = environment_json(nvml.get());
-  TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.quiet);
+  TrialRun run = run_trial(pipeline, trial, nvml.get());
   nlohmann::json j = bench_json(trial, pipeline, run, environment);
   std::vector<std::string> output_errors;
   if (!run.output_error.empty()) output_errors.push_back(run.output_error);
   json.write(j, output_errors);
-  print_outcome(j["result"], run, flags.quiet);
+  print_outcome(j["result"], run);
   return exit_code(consistency_exit_code(j["summary"]), output_errors);
 }
 

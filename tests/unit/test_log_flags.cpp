@@ -1,0 +1,36 @@
+// -v, -q and --log-level of gnf run and gnf bench (app/log_flags.h): one of them, each to its level.
+#include <gtest/gtest.h>
+
+#include "app/log_flags.h"
+
+namespace gnf::app {
+namespace {
+
+spdlog::level::level_enum level_of(std::vector<std::string> args) {
+  CLI::App cmd{"test"};
+  LogFlags flags;
+  add_log_options(cmd, flags, "quiet");
+  std::vector<const char*> argv = {"test"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  cmd.parse(int(argv.size()), const_cast<char**>(argv.data()));
+  return flags.level();
+}
+
+TEST(LogFlags, EachFlagSetsItsLevelAndNoneMeansInfo) {
+  EXPECT_EQ(level_of({}), spdlog::level::info);
+  EXPECT_EQ(level_of({"-v"}), spdlog::level::debug);
+  EXPECT_EQ(level_of({"-vv"}), spdlog::level::trace);
+  EXPECT_EQ(level_of({"-q"}), spdlog::level::warn);
+  EXPECT_EQ(level_of({"--log-level", "error"}), spdlog::level::err);
+  EXPECT_EQ(level_of({"--log-level", "warning"}), spdlog::level::warn);
+  EXPECT_EQ(level_of({"--log-level", "off"}), spdlog::level::off);
+}
+
+TEST(LogFlags, AnUnknownLevelOrTwoOfTheFlagsAreRefused) {
+  EXPECT_THROW(level_of({"--log-level", "loud"}), CLI::ValidationError);
+  EXPECT_THROW(level_of({"-q", "-v"}), CLI::ExcludesError);
+  EXPECT_THROW(level_of({"-q", "--log-level", "info"}), CLI::ExcludesError);
+}
+
+}  // namespace
+}  // namespace gnf::app
