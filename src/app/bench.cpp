@@ -13,6 +13,7 @@
 #include "app/outputs.h"
 #include "util/nvml.h"
 #include "app/report.h"
+#include "app/verdict.h"
 #include "mem/cuda_alloc.h"
 #include "path/pipeline.h"
 #include "util/clock.h"
@@ -149,9 +150,13 @@ void print_outcome(const nlohmann::json& result, const TrialRun& run) {
                  "was not offered, and the results describe the NIC model's rate");
   }
   const auto& latency = result["latency"];
-  log->info("sent {}, received {}, lost {} ({:.3g} %), latency p50 {} ns, p99 {} ns", result["sent"].get<uint64_t>(),
-               result["received"].get<uint64_t>(), result["loss"]["count"].get<uint64_t>(),
-               result["loss"]["ratio"].get<double>() * 100, latency["p50"].get<uint64_t>(), latency["p99"].get<uint64_t>());
+  // What limited the trial, in the same line: the JSON says it at length (result.model_bound, .host_load).
+  std::string limits;
+  for (const std::string& warning : limit_warnings(result["model_bound"], result["host_load"])) limits += "; " + warning;
+  log->info("sent {}, received {}, lost {} ({:.3g} %), latency p50 {} ns, p99 {} ns{}", result["sent"].get<uint64_t>(),
+            result["received"].get<uint64_t>(), result["loss"]["count"].get<uint64_t>(),
+            result["loss"]["ratio"].get<double>() * 100, latency["p50"].get<uint64_t>(), latency["p99"].get<uint64_t>(),
+            limits);
 }
 
 // The GPU gnf uses: CUDA's device 0, found in NVML by its PCI bus id (NVML's device 0 when this

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "app/control_plane.h"
 #include "app/interrupts.h"
 #include "app/outputs.h"
 #include "app/report.h"
+#include "app/verdict.h"
 #include "path/pipeline.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -18,6 +20,24 @@ namespace gnf::app {
 namespace {
 
 constexpr uint64_t kNsPerS = 1'000'000'000;
+// The NIC model's late frames count from this long after the start: before it, frames arrive on a
+// wire whose threads are still starting (a run's first frames, all late, as a trial's warm-up's).
+constexpr uint64_t kSettleNs = 100'000'000;
+
+// The run's own verdicts beside its summary: model_bound and host_load (app/verdict.h); frames
+// taken late since `settled` (none if the run ended before it).
+void add_limits(nlohmann::json& summary, const path::Pipeline& pipeline, const std::optional<path::Snapshot>& settled,
+                const path::Snapshot& end) {
+  uint64_t late = 0, sent = 0;
+  if (settled) {
+    for (size_t i = 0; i < end.ports.size(); ++i)
+      late += end.ports[i].wire_late_frames - settled->ports[i].wire_late_frames;
+    sent = end.offered() - settled->offered();
+  }
+  const nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), summary["duration_s"].get<double>());
+  summary["model_bound"] = model_bound_json(cpu, late, sent, true);
+  summary["host_load"] = host_load_json(cpu);
+}
 
 }  // namespace
 
@@ -38,6 +58,7 @@ int run_forwarding(const RunFlags& flags) {
   pipeline.start();
   first.time_ns = now_ns();
   path::Snapshot last = first;
+  std::optional<path::Snapshot> settled;
   const bool stats = flags.stats && spdlog::should_log(spdlog::level::info);
   const uint64_t stop_at = config.duration_s > 0 ? first.time_ns + uint64_t(config.duration_s * kNsPerS) : 0;
   uint64_t next_stats = first.time_ns + uint64_t(flags.stats_interval * kNsPerS);
@@ -50,6 +71,7 @@ int run_forwarding(const RunFlags& flags) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     uint64_t now = now_ns();
     if (interrupts() >= 2) break;  // a second Ctrl-C: stop at once
+    if (!settled && now >= first.time_ns + kSettleNs) settled = pipeline.snapshot();
     if (const int requests = reload_requests(); requests != reloads_handled) {
       reloads_handled = requests;  // SIGHUPs that came together: one reload
       for (const nf::NfChain::Reload& reload : pipeline.reload_tables()) {
@@ -87,15 +109,13 @@ int run_forwarding(const RunFlags& flags) {
   }
   path::Snapshot end = pipeline.snapshot();
   nlohmann::json summary = summary_json(pipeline, first, end, drained);
+  add_limits(summary, pipeline, settled, end);
   json.write(summary, output_errors);
   // -q asked for silence, but what was measured is not thrown away with a lost output.
   if (!output_errors.empty()) spdlog::set_level(std::min(spdlog::get_level(), spdlog::level::info));
-  const auto& acc = summary["accounting"];
-  spdlog::info("{}: offered {}, accounted {}{}", drained ? "done" : "stopped", acc["offered"].get<uint64_t>(),
-               acc["accounted"].get<uint64_t>(), acc["balanced"].get<bool>() ? ", every packet accounted for" : "");
-  for (const auto& port : summary["ports"])
-    spdlog::info("{}: rx {} tx {} packets", port["name"].get<std::string>(), port["rx_packets"].get<uint64_t>(),
-                 port["tx_packets"].get<uint64_t>());
+  for (const std::string& line : verdict_lines(summary)) spdlog::info("{}", line);
+  for (const std::string& warning : limit_warnings(summary["model_bound"], summary["host_load"]))
+    spdlog::warn("{}", warning);
   return exit_code(consistency_exit_code(summary), output_errors);
 }
 

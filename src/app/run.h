@@ -1,5 +1,5 @@
-// `gnf run`: forwards until the sources end, the duration passes or Ctrl-C, logging a stats line
-// per port per second and, at the end, the accounting of the frames and the summary.
+// `gnf run`: forwards until the sources end, the duration passes or Ctrl-C, printing a stats line
+// per port per second and, at the end, what became of the frames (app/verdict.h) and the summary.
 #pragma once
 #include "app/run_flags.h"
 
