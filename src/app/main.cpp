@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench.h"
+#include "app/ctl_client.h"
 #include "app/exit_codes.h"
 #include "app/interrupts.h"
 #include "app/route.h"
@@ -35,6 +36,15 @@ int main(int argc, char** argv) {
   route_cmd->add_option("address", route_addresses, "IPv4 or IPv6 destinations")->required();
 
   gnf::set_up_log(spdlog::level::info);
+  std::string ctl_socket;
+  std::vector<std::string> ctl_words;
+  bool ctl_json = false;
+  CLI::App* ctl_cmd = app.add_subcommand("ctl", "Ask a running gnf run through its control socket (show ports, ...)");
+  ctl_cmd->add_option("-s,--socket", ctl_socket, "Its control socket (default: the one gnf-*.sock in $XDG_RUNTIME_DIR or /tmp)");
+  ctl_cmd->add_flag("--json", ctl_json, "The answer as JSON");
+  ctl_cmd->add_option("command", ctl_words, "show ports | show queues | show nf | show runtime | clear counters")
+      ->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -44,8 +54,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // CLI11's own codes (105-114) say nothing to a script: every bad command line is a usage error.
     const std::string first = argc > 1 ? argv[1] : "";
-    if (!first.empty() && first[0] != '-' && first != "run" && first != "bench" && first != "route") {
-      spdlog::error("'{}' is not a command; the commands are run, bench and route (gnf --help)", argv[1]);
+    if (!first.empty() && first[0] != '-' && first != "run" && first != "bench" && first != "route" && first != "ctl") {
+      spdlog::error("'{}' is not a command; the commands are run, bench and route, and ctl asks a running gnf (gnf "
+                    "--help)", argv[1]);
     } else {
       app.exit(e);
     }
@@ -60,6 +71,7 @@ int main(int argc, char** argv) {
     if (bench_cmd->parsed()) gnf::set_up_log(bench_flags.log.level());
     if (run_cmd->parsed()) return gnf::app::run_forwarding(f);
     if (route_cmd->parsed()) return gnf::app::run_route(route_config, route_addresses);
+    if (ctl_cmd->parsed()) return gnf::app::run_ctl(ctl_socket, ctl_words, ctl_json);
     if (bench_cmd->parsed()) return gnf::app::run_bench(bench_flags);
   } catch (const gnf::UserError& e) {
     spdlog::error("{}", e.what());

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "app/counters_json.h"
 #include "app/exit_codes.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -70,15 +71,6 @@ nlohmann::json dma_bytes_json(const path::PortStats& p, uint64_t packets) {
   return j;
 }
 
-// A port's counters beside its name, those of frames the NIC dropped under "drops"; the NIC
-// model's diagnostics are nic_model_json's.
-void add_port_counters(nlohmann::json& port, const path::PortStats& p) {
-  nlohmann::json& drops = port["drops"] = nlohmann::json::object();
-  for (const auto& field : nic::PortCounterValues::kFields) {
-    if (field.role != Role::Diagnostic) (dropped_at_nic(field.role) ? drops : port)[field.name] = p.*field.member;
-  }
-}
-
 // The stats line's counters of a block, as " name delta" each.
 template <typename Block>
 std::string line_counters(const Block& before, const Block& after) {
@@ -103,17 +95,6 @@ nlohmann::json link_json(const wire::Link& link, const wire::LinkCounters& c) {
           {"tx_ring_full", c.tx_ring_full},
           {"tx_errors", c.tx_errors},
           {"tx_send_errors", c.tx_send_errors}};
-}
-
-// An NF's tables with each entry's counters: {"file", "reloads", "entries": [{"line", "action", hits...}]}.
-nlohmann::json table_json(const nf::NfTableStats& table) {
-  nlohmann::json entries = nlohmann::json::array();
-  for (const nf::NfEntryStats& entry : table.entries) {
-    nlohmann::json e = {{"line", entry.line}, {"action", entry.action}};
-    for (const auto& [name, value] : entry.counters) e[name] = value;
-    entries.push_back(e);
-  }
-  return {{"file", table.file}, {"reloads", table.reloads}, {"entries", entries}};
 }
 
 }  // namespace
@@ -188,13 +169,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
   j["driver"] = counters_json(end.driver, [](const auto&) { return true; });
   j["driver"]["host_tx"] = end.driver.host_tx;
   json nfs = json::array();
-  for (const path::NfStats& nf : end.nfs) {
-    json counters;
-    for (const auto& [name, value] : nf.counters) counters[name] = value;
-    json element = {{"type", nf.name}, {"counters", counters}};
-    if (nf.table) element[nf.table->name] = table_json(*nf.table);
-    nfs.push_back(element);
-  }
+  for (const path::NfStats& nf : end.nfs) nfs.push_back(nf_json(nf));
   j["nf"] = nfs;
   if (!end.netlink.empty()) {
     json netlink;

@@ -1,11 +1,14 @@
 #include "app/run.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <thread>
 
 #include "app/control_plane.h"
+#include "app/ctl_server.h"
 #include "app/interrupts.h"
 #include "app/outputs.h"
 #include "app/report.h"
@@ -39,6 +42,14 @@ void add_limits(nlohmann::json& summary, const path::Pipeline& pipeline, const s
   summary["host_load"] = host_load_json(cpu);
 }
 
+// The run's control socket: --ctl-socket, else [ctl] socket, else the default for this process.
+CtlServer control_socket(const RunFlags& flags, const ctl::Config& config, const path::Pipeline& pipeline) {
+  auto snapshot = [&pipeline] { return pipeline.snapshot(); };
+  if (!flags.ctl_socket.empty()) return CtlServer(flags.ctl_socket, "--ctl-socket", snapshot);
+  if (!config.ctl_socket.empty()) return CtlServer(config.ctl_socket, ctl::where(config, "ctl.socket"), snapshot);
+  return CtlServer(default_ctl_socket(getpid()), "the control socket", snapshot);
+}
+
 }  // namespace
 
 int run_forwarding(const RunFlags& flags) {
@@ -53,6 +64,7 @@ int run_forwarding(const RunFlags& flags) {
   check_outputs(config, flags.json_file);
   JsonOutput json(flags.json_file);
   path::Pipeline pipeline(config, control_plane(config));
+  const CtlServer ctl_server = control_socket(flags, config, pipeline);
 
   path::Snapshot first = pipeline.snapshot();
   pipeline.start();

@@ -191,6 +191,7 @@ void Pipeline::stop() {
 }
 
 Snapshot Pipeline::snapshot() const {
+  std::lock_guard snapshot_lock(snapshot_mutex_);
   Snapshot s;
   s.time_ns = now_ns();
   for (size_t i = 0; i < ports_->size(); ++i) s.ports.push_back(port_stats(*ports_, i));
