@@ -75,7 +75,7 @@ class ProgressBar {
 // Runs the trial: starts the pipeline with its measured window, snapshots the counters as the
 // window opens, samples the GPU while it lasts, stops the sources (or sees them finish) and
 // drains.
-TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvml) {
+TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvml, bool quiet) {
   const uint64_t warmup_ns = uint64_t(trial.warmup_s * 1e9), window_ns = uint64_t(trial.duration_s * 1e9);
   TrialRun run;
   run.first = pipeline.snapshot();
@@ -87,7 +87,7 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
   if (warmup_ns <= kWindowSnapshotLeadNs) at_window = run.first;  // nothing was sent before it
   std::unique_ptr<GpuSampler> sampler = nvml ? std::make_unique<GpuSampler>(*nvml) : nullptr;
   bool sampled = false;
-  ProgressBar progress(spdlog::should_log(spdlog::level::info), trial.warmup_s + trial.duration_s);
+  ProgressBar progress(!quiet && spdlog::should_log(spdlog::level::info), trial.warmup_s + trial.duration_s);
   bool sources_stopped = false;
   uint64_t drain_deadline = 0;
   int drained_checks = 0;
@@ -140,7 +140,7 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
   return run;
 }
 
-void print_outcome(const nlohmann::json& result, const TrialRun& run) {
+void print_outcome(const nlohmann::json& result, const TrialRun& run, bool quiet) {
   // The trial's own lines, as "gnf bench: ..."; errors say "gnf: error: ..." as everywhere.
   const std::shared_ptr<spdlog::logger> log = spdlog::default_logger()->clone("gnf bench");
   if (run.interrupted) {
@@ -149,6 +149,7 @@ void print_outcome(const nlohmann::json& result, const TrialRun& run) {
     log->warn("the generator could not send its schedule in real time (the NIC model did not keep up): the load "
                  "was not offered, and the results describe the NIC model's rate");
   }
+  if (quiet) return;
   const auto& latency = result["latency"];
   // What limited the trial, in the same line: the JSON says it at length (result.model_bound, .host_load).
   std::string limits;
@@ -173,14 +174,15 @@ int run_bench(const BenchFlags& flags) {
   check_outputs(trial.config, flags.json_file);
   JsonOutput json(flags.json_file);
   path::Pipeline pipeline(trial.config, control_plane(trial.config));
+  log_times();
   std::unique_ptr<Nvml> nvml = open_nvml();
   nlohmann::json environment = environment_json(nvml.get());
-  TrialRun run = run_trial(pipeline, trial, nvml.get());
+  TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.log.quiet);
   nlohmann::json j = bench_json(trial, pipeline, run, environment);
   std::vector<std::string> output_errors;
   if (!run.output_error.empty()) output_errors.push_back(run.output_error);
   json.write(j, output_errors);
-  print_outcome(j["result"], run);
+  print_outcome(j["result"], run, flags.log.quiet);
   return exit_code(consistency_exit_code(j["summary"]), output_errors);
 }
 

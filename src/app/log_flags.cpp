@@ -6,18 +6,16 @@ namespace gnf::app {
 
 spdlog::level::level_enum LogFlags::level() const {
   if (!level_name.empty()) return log_level_from_name(level_name);
-  if (quiet) return spdlog::level::warn;
   if (verbose >= 2) return spdlog::level::trace;
   return verbose == 1 ? spdlog::level::debug : spdlog::level::info;
 }
 
 void add_log_options(CLI::App& cmd, LogFlags& f, const std::string& quiet_help) {
   CLI::Option* verbose = cmd.add_flag("-v,--verbose", f.verbose, "More log: -v debug, -vv trace");
-  CLI::Option* quiet = cmd.add_flag("-q,--quiet", f.quiet, quiet_help);
+  cmd.add_flag("-q,--quiet", f.quiet, quiet_help);
   CLI::Option* level = cmd.add_option("--log-level", f.level_name, "Log messages of this level and above")
                            ->check(CLI::IsMember(log_level_names()));
-  verbose->excludes(quiet)->excludes(level);
-  quiet->excludes(level);
+  verbose->excludes(level);
 }
 
 }  // namespace gnf::app

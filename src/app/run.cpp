@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -64,6 +63,7 @@ int run_forwarding(const RunFlags& flags) {
   check_outputs(config, flags.json_file);
   JsonOutput json(flags.json_file);
   path::Pipeline pipeline(config, control_plane(config));
+  log_times();
   const CtlServer ctl_server = control_socket(flags, config, pipeline);
 
   path::Snapshot first = pipeline.snapshot();
@@ -71,7 +71,7 @@ int run_forwarding(const RunFlags& flags) {
   first.time_ns = now_ns();
   path::Snapshot last = first;
   std::optional<path::Snapshot> settled;
-  const bool stats = flags.stats && spdlog::should_log(spdlog::level::info);
+  const bool stats = flags.stats && !flags.log.quiet && spdlog::should_log(spdlog::level::info);
   const uint64_t stop_at = config.duration_s > 0 ? first.time_ns + uint64_t(config.duration_s * kNsPerS) : 0;
   uint64_t next_stats = first.time_ns + uint64_t(flags.stats_interval * kNsPerS);
   bool sources_stopped = false;
@@ -124,8 +124,8 @@ int run_forwarding(const RunFlags& flags) {
   add_limits(summary, pipeline, settled, end);
   json.write(summary, output_errors);
   // -q asked for silence, but what was measured is not thrown away with a lost output.
-  if (!output_errors.empty()) spdlog::set_level(std::min(spdlog::get_level(), spdlog::level::info));
-  for (const std::string& line : verdict_lines(summary)) spdlog::info("{}", line);
+  if (!flags.log.quiet || !output_errors.empty())
+    for (const std::string& line : verdict_lines(summary)) spdlog::info("{}", line);
   for (const std::string& warning : limit_warnings(summary["model_bound"], summary["host_load"]))
     spdlog::warn("{}", warning);
   return exit_code(consistency_exit_code(summary), output_errors);

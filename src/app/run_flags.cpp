@@ -15,7 +15,7 @@ void add_run_options(CLI::App& cmd, RunFlags& f) {
   cmd.add_flag("!--no-stats", f.stats, "No per-second stats lines (the end-of-run summary stays)");
   cmd.add_option("--ctl-socket", f.ctl_socket, "The control socket gnf ctl talks to (default: [ctl] socket, else "
                                                 "gnf-PID.sock under $XDG_RUNTIME_DIR or /tmp)");
-  add_log_options(cmd, f.log, "Warnings and errors only: no stats lines, no end-of-run summary");
+  add_log_options(cmd, f.log, "No stats lines, no end-of-run summary");
   c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads,
         "NIC-model threads (a port's rx and tx sides may run apart)");
   c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",

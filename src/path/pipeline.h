@@ -108,7 +108,7 @@ class Pipeline {
   std::vector<std::unique_ptr<driver::HostTxQueue>> host_tx_;  // per port, with a router
   std::unique_ptr<HostHandler> host_;
   mutable std::mutex host_handler_mutex_;  // the exception thread against snapshot()
-  mutable std::mutex snapshot_mutex_;      // one snapshot at a time: the readers of a GPU's copies share buffers
+  mutable std::mutex snapshot_mutex_;      // one snapshot at a time, whichever thread asks
 
   std::atomic<uint64_t> host_frames_{0};
   std::mutex host_mutex_;

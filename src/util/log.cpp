@@ -40,16 +40,22 @@ class LevelWord : public spdlog::custom_flag_formatter {
   }
 };
 
+void set_pattern(const std::string& pattern) {
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<LevelWord>('*').set_pattern(pattern);
+  spdlog::default_logger()->set_formatter(std::move(formatter));
+}
+
 }  // namespace
 
 void set_up_log(spdlog::level::level_enum level) {
   auto logger = std::make_shared<spdlog::logger>("gnf", std::make_shared<spdlog::sinks::stderr_sink_mt>());
-  auto formatter = std::make_unique<spdlog::pattern_formatter>();
-  formatter->add_flag<LevelWord>('*').set_pattern("%Y-%m-%dT%H:%M:%S.%e %n: %*%v");
-  logger->set_formatter(std::move(formatter));
   logger->set_level(level);
   spdlog::set_default_logger(std::move(logger));
+  set_pattern("%n: %*%v");
 }
+
+void log_times() { set_pattern("%Y-%m-%dT%H:%M:%S.%e %n: %*%v"); }
 
 std::vector<std::string> log_level_names() { return names_of(kLevelNames); }
 
