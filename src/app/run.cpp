@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <thread>
 
 #include "app/control_plane.h"
 #include "app/ctl_server.h"
 #include "app/interrupts.h"
+#include "app/metrics.h"
 #include "app/outputs.h"
 #include "app/report.h"
 #include "app/verdict.h"
@@ -49,6 +51,17 @@ CtlServer control_socket(const RunFlags& flags, const ctl::Config& config, const
   return CtlServer(default_ctl_socket(getpid()), "the control socket", snapshot);
 }
 
+// The run's metrics: --metrics-listen, else [metrics] listen, else none.
+std::unique_ptr<MetricsServer> metrics_server(const RunFlags& flags, const ctl::Config& config,
+                                              const path::Pipeline& pipeline) {
+  auto snapshot = [&pipeline] { return pipeline.snapshot(); };
+  if (!flags.metrics_listen.empty())
+    return std::make_unique<MetricsServer>(flags.metrics_listen, "--metrics-listen", snapshot);
+  if (!config.metrics_listen.empty())
+    return std::make_unique<MetricsServer>(config.metrics_listen, ctl::where(config, "metrics.listen"), snapshot);
+  return nullptr;
+}
+
 }  // namespace
 
 int run_forwarding(const RunFlags& flags) {
@@ -65,6 +78,7 @@ int run_forwarding(const RunFlags& flags) {
   path::Pipeline pipeline(config, control_plane(config));
   log_times();
   const CtlServer ctl_server = control_socket(flags, config, pipeline);
+  const std::unique_ptr<MetricsServer> metrics = metrics_server(flags, config, pipeline);
 
   path::Snapshot first = pipeline.snapshot();
   pipeline.start();

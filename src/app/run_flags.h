@@ -16,7 +16,8 @@ struct RunFlags {
   std::string json_file;
   double stats_interval = 1.0;
   bool stats = true;  // the per-second stats lines (--no-stats)
-  std::string ctl_socket;  // --ctl-socket, over the config's [ctl] socket
+  std::string ctl_socket;      // --ctl-socket, over the config's [ctl] socket
+  std::string metrics_listen;  // --metrics-listen, over the config's [metrics] listen
   LogFlags log;
   std::string nf = "l2fwd", mode = "reflect", mac = "none";
   ConfigFlags config;  // the flags that set config options (--path, --speed, --burst ...)

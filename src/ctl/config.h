@@ -50,6 +50,8 @@ struct Config : path::PathSpec {
   // [ctl] socket = "PATH": the control socket `gnf ctl` talks to (app/ctl_server.h); "" = the
   // default, gnf-PID.sock under $XDG_RUNTIME_DIR or /tmp.
   std::string ctl_socket;
+  // [metrics] listen = "ADDRESS:PORT": where Prometheus scrapes the counters (app/metrics.h); "" = none.
+  std::string metrics_listen;
 };
 
 // Parses `text` as the contents of `file_name`. Throws gnf::UserError "file:line: key: problem".

@@ -53,7 +53,8 @@ class Pipeline {
   // Reads the NFs' files again and replaces their tables while traffic flows (NfChain::reload).
   std::vector<nf::NfChain::Reload> reload_tables() { return chain_->reload(); }
 
-  // Any thread: the run loop and the control socket's (app/ctl_server.h) take them side by side.
+  // Any thread: the run loop, the control socket's (app/ctl_server.h) and the metrics' take them
+  // side by side.
   Snapshot snapshot() const;
   // Only after stop(): where every slot is, per plane.
   std::vector<driver::SlotAudit> audit() const;
