@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -22,15 +21,10 @@ namespace gnf::app {
 
 namespace {
 
-// The one gnf-*.sock in the folder running gnfs put theirs by default.
+// The one socket a gnf listens on in the folder running gnfs put theirs by default.
 std::string only_socket() {
   const std::string folder = ctl_socket_folder();
-  std::vector<std::string> found;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("gnf-", 0) == 0 && entry.path().extension() == ".sock") found.push_back(entry.path().string());
-  }
+  const std::vector<std::string> found = listening_ctl_sockets();
   if (found.size() == 1) return found.front();
   if (found.empty()) throw UserError(fmt::format("no gnf-*.sock in {}: is gnf running? (else give --socket)", folder));
   throw UserError(fmt::format("several gnf sockets in {}: give --socket, one of {}", folder, fmt::join(found, ", ")));

@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 
 #include <fmt/format.h>
@@ -78,8 +81,24 @@ std::string ctl_socket_folder() {
 
 std::string default_ctl_socket(int pid) { return fmt::format("{}/gnf-{}.sock", ctl_socket_folder(), pid); }
 
+std::vector<std::string> listening_ctl_sockets() {
+  std::vector<std::string> found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(ctl_socket_folder(), error)) {
+    const std::string name = entry.path().filename().string();
+    int pid = 0;
+    if (std::sscanf(name.c_str(), "gnf-%d.sock", &pid) != 1 || name != fmt::format("gnf-{}.sock", pid)) continue;
+    const std::string path = entry.path().string();
+    if (path.size() >= sizeof(sockaddr_un::sun_path)) continue;  // no gnf could listen there
+    if (someone_listens(address_of(path, path))) found.push_back(path);
+    else if (kill(pid, 0) != 0 && errno == ESRCH) unlink(path.c_str());
+  }
+  return found;
+}
+
 CtlServer::CtlServer(std::string socket_path, const std::string& where, std::function<path::Snapshot()> snapshot)
     : path_(std::move(socket_path)), snapshot_(std::move(snapshot)) {
+  listening_ctl_sockets();  // the files of gnfs that were killed go
   const sockaddr_un address = address_of(path_, where);
   if (someone_listens(address))
     throw UserError(fmt::format("{}: {}: another gnf listens there (gnf ctl --socket {} show ports)", where, path_, path_));

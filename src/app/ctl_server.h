@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "path/snapshot.h"
 
@@ -17,6 +18,9 @@ namespace gnf::app {
 std::string default_ctl_socket(int pid);
 // The folder default_ctl_socket() uses, where `gnf ctl` looks for one.
 std::string ctl_socket_folder();
+// The gnf-PID.sock files in ctl_socket_folder() that a gnf listens on. Those of a gnf that is gone
+// (killed: it could not remove its file) are removed on the way.
+std::vector<std::string> listening_ctl_sockets();
 
 class CtlServer {
  public:

@@ -112,3 +112,27 @@ def test_a_socket_another_gnf_listens_on_is_refused(gnf, running):
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "another gnf listens there" in proc.stderr, proc.stderr
     assert rx(gnf, running.socket) > 0  # the first one still answers
+
+
+def test_gnf_ctl_finds_the_one_running_gnf_and_a_killed_ones_socket_goes(gnf, tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    start = [gnf.binary] + RUN + ["--duration", "30"]
+    killed = subprocess.Popen(start, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    stale = tmp_path / ("gnf-%d.sock" % killed.pid)
+    assert wait_until(stale.exists), "no socket under $XDG_RUNTIME_DIR"
+    killed.kill()  # SIGKILL: it cannot remove its socket
+    killed.wait()
+    assert stale.exists()
+    live = subprocess.Popen(start, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert wait_until(lambda: (tmp_path / ("gnf-%d.sock" % live.pid)).exists())
+        assert not stale.exists(), "the killed gnf's socket is still there"
+        proc = subprocess.run([gnf.binary, "ctl", "show", "ports", "--json"], capture_output=True, text=True,
+                              timeout=10, env=env)
+        assert proc.returncode == 0 and json.loads(proc.stdout)[0]["name"] == "port0", proc.stderr
+    finally:
+        live.send_signal(signal.SIGINT)
+        live.communicate(timeout=30)
+    assert live.returncode == 0
+    proc = subprocess.run([gnf.binary, "ctl", "show", "ports"], capture_output=True, text=True, timeout=10, env=env)
+    assert proc.returncode == 1 and "is gnf running?" in proc.stderr, proc.stderr
