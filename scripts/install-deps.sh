@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libpcap-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  prometheus-cpp-dev  # gnf run's metrics endpoint (app/metrics.h)
   libxdp-dev libbpf-dev  # AF_XDP links (without them gnf builds with AF_PACKET links only)
   iproute2  # `ip netns` and veth pairs for the Linux-link tests
   iputils-ping traceroute iperf3 ethtool  # the router between namespaces (tests/e2e/test_router_netns.py)

@@ -147,10 +147,32 @@ def main(argv=None):
         print("bench/run.py: %s: a trial failed, no report written (trials so far in %s):\n%s" % (
             scenario.name, runner.folder, e), file=sys.stderr)
         return 3
+    unmeasured = limit_notes(rep, runner.trials)
     report_md = rep.write(folder, runner.trials, vars(o))
     index = o.index or (DEFAULT_INDEX if os.path.abspath(o.out) == DEFAULT_ROOT else os.path.join(o.out, "RESULTS.md"))
     report.update_index(index, scenario.name, report_md, rep.docs(runner.trials), rep.headline)
     print("%s: %s\nreport: %s\nindex: %s" % (scenario.name, rep.headline, report_md, index))
     for n in rep.notes:
         print("note: " + n, file=sys.stderr)
+    if unmeasured:
+        print("bench/run.py: %s: %d search(es) found no rate the path forwards, only the NIC model's or the machine's "
+              "limit: %s" % (scenario.name, len(unmeasured), "; ".join(unmeasured)), file=sys.stderr)
+        return 4
     return 1 if ctx.refusals else 0
+
+
+def limit_notes(rep, trials):
+    """Notes on trials the machine's load limited, and on searches that measured no rate at all
+    (SearchResult.unmeasured); returns those searches, as "label size: why"."""
+    loaded = [t for t in trials if t.host_loaded]
+    if loaded:
+        rep.note("%d of %d trials ran on a loaded machine (`result.host_load`: %s): their rates are lower bounds and "
+                 "their losses and latencies the machine's. Run on an otherwise idle machine." % (
+                     len(loaded), len(trials), loaded[0].host_load_reasons[0] if loaded[0].host_load_reasons else ""))
+    unmeasured = ["%s %s B rep %d (%s)" % (s["label"], s["size"], s["repetition"], ", ".join(
+        why for why, flagged in (("model-bound", s["model_bound"]), ("host-loaded", s["host_loaded"])) if flagged))
+                  for s in rep.searches if s["unmeasured"]]
+    if unmeasured:
+        rep.note("No rate passed in %d search(es), and their lowest failures were model-bound or host-loaded: %s. "
+                 "Their NDR/PDR is not 0 but not measured; run.py exits 4." % (len(unmeasured), "; ".join(unmeasured)))
+    return unmeasured

@@ -149,6 +149,11 @@ def _result(c, result):
                                                  "late_frames": INT, "late_share_threshold": NUM, "reasons": (list,)})
     if model_bound is not None and not isinstance(model_bound.get("bound"), bool):
         c.problems.append("$.result.model_bound.bound: expected true/false, got %r" % model_bound.get("bound"))
+    # Optional: trials written before gnf judged the machine's load have none.
+    host_load = c.obj(result.get("host_load"), "$.result.host_load", nullable=True)
+    c.keys(host_load, "$.result.host_load", {"cpu_share": (NUM, True), "threshold": NUM, "reasons": (list,)})
+    if host_load is not None and not isinstance(host_load.get("loaded"), bool):
+        c.problems.append("$.result.host_load.loaded: expected true/false, got %r" % host_load.get("loaded"))
     pcie = c.obj(result.get("pcie"), "$.result.pcie")
     if pcie is not None:
         c.keys(c.obj(pcie.get("bytes_per_packet"), "$.result.pcie.bytes_per_packet"), "$.result.pcie.bytes_per_packet",

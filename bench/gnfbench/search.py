@@ -14,7 +14,10 @@ reused, so NDR after PDR starts from PDR's bracket.
 A trial in which the NIC model, not the path, was the limit is model-bound (`gnf bench`'s
 `result.model_bound`). It passes or fails by its loss like any other, but a search whose answer or
 whose first failure above it was model-bound measured the model there: its rate is only a lower
-bound on the path's capacity (SearchResult.model_bound).
+bound on the path's capacity (SearchResult.model_bound). A trial the machine's load limited
+(`result.host_load`: the poll-mode threads waited for their cores) is marked the same way
+(SearchResult.host_loaded). A search in which nothing passed and whose lowest failure was either
+measured neither the path nor anything else: its 0 is no rate (SearchResult.unmeasured).
 """
 
 
@@ -22,9 +25,10 @@ class Outcome:
     """One trial as the search sees it. `trial` is whatever the measure callable wants to keep."""
 
     def __init__(self, rate_pps, loss_count, loss_ratio, duration_s=None, verification=False, trial=None,
-                 offered=True, model_bound=False):
+                 offered=True, model_bound=False, host_loaded=False):
         self.rate_pps = rate_pps
         self.model_bound = model_bound
+        self.host_loaded = host_loaded
         # False when the load was not really offered (the NIC model could not send its schedule in
         # time): such a trial never passes, whatever it lost.
         self.offered = offered
@@ -35,9 +39,10 @@ class Outcome:
         self.trial = trial
 
     def __repr__(self):
-        return "Outcome(%.0f pps, loss %d = %.3g%s%s)" % (self.rate_pps, self.loss_count, self.loss_ratio,
-                                                          ", verification" if self.verification else "",
-                                                          ", model-bound" if self.model_bound else "")
+        return "Outcome(%.0f pps, loss %d = %.3g%s%s%s)" % (self.rate_pps, self.loss_count, self.loss_ratio,
+                                                            ", verification" if self.verification else "",
+                                                            ", model-bound" if self.model_bound else "",
+                                                            ", host-loaded" if self.host_loaded else "")
 
 
 class Criterion:
@@ -91,6 +96,18 @@ class SearchResult:
         return any(o.model_bound for o in (self.answer, self.failure) if o is not None)
 
     @property
+    def host_loaded(self):
+        """The answer or the failure above it ran on a loaded machine (its poll-mode threads waited
+        for their cores): the machine's load, not the path, may have set the answer."""
+        return any(o.host_loaded for o in (self.answer, self.failure) if o is not None)
+
+    @property
+    def unmeasured(self):
+        """No rate passed, and the lowest failure was model-bound or host-loaded: the search ran into
+        the NIC model or the machine before the path, and its 0 says nothing of the path."""
+        return self.rate_pps == 0 and (self.model_bound or self.host_loaded)
+
+    @property
     def verification(self):
         """The last verification trial at the answer, or None."""
         for o in reversed(self.outcomes):
@@ -101,12 +118,13 @@ class SearchResult:
     def as_dict(self):
         """The answer for report.json: the rate and, beside it, whether it is only a lower bound."""
         return {"criterion": self.criterion.name, "rate_pps": self.rate_pps, "upper_pps": self.upper_pps,
-                "verified": self.verified, "model_bound": self.model_bound, "trials": self.new_trials}
+                "verified": self.verified, "model_bound": self.model_bound, "host_loaded": self.host_loaded,
+                "unmeasured": self.unmeasured, "trials": self.new_trials}
 
     def __repr__(self):
-        return "SearchResult(%s %.0f pps%s, bracket %s, %d trials)" % (
-            self.criterion.name, self.rate_pps, " model-bound" if self.model_bound else "", self.upper_pps,
-            self.new_trials)
+        return "SearchResult(%s %.0f pps%s%s, bracket %s, %d trials)" % (
+            self.criterion.name, self.rate_pps, " model-bound" if self.model_bound else "",
+            " host-loaded" if self.host_loaded else "", self.upper_pps, self.new_trials)
 
 
 class SearchError(RuntimeError):

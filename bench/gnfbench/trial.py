@@ -167,6 +167,16 @@ class Trial:
     def model_bound_reasons(self):
         return self.result["model_bound"]["reasons"]
 
+    @property
+    def host_loaded(self):
+        """Whether the machine kept the trial's poll-mode threads from their cores: `gnf bench`'s
+        verdict (SCHEMA.md, `result.host_load`; False in JSON from before it)."""
+        return bool((self.result.get("host_load") or {}).get("loaded"))
+
+    @property
+    def host_load_reasons(self):
+        return (self.result.get("host_load") or {}).get("reasons", [])
+
 
 class Runner:
     """Runs trials into `folder`/trials/, numbered in the order they ran, and keeps them all."""

@@ -13,10 +13,12 @@
 #include "app/outputs.h"
 #include "util/nvml.h"
 #include "app/report.h"
+#include "app/verdict.h"
 #include "mem/cuda_alloc.h"
 #include "path/pipeline.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace gnf::app {
 
@@ -85,7 +87,7 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
   if (warmup_ns <= kWindowSnapshotLeadNs) at_window = run.first;  // nothing was sent before it
   std::unique_ptr<GpuSampler> sampler = nvml ? std::make_unique<GpuSampler>(*nvml) : nullptr;
   bool sampled = false;
-  ProgressBar progress(!quiet, trial.warmup_s + trial.duration_s);
+  ProgressBar progress(!quiet && spdlog::should_log(spdlog::level::info), trial.warmup_s + trial.duration_s);
   bool sources_stopped = false;
   uint64_t drain_deadline = 0;
   int drained_checks = 0;
@@ -139,19 +141,23 @@ TrialRun run_trial(path::Pipeline& pipeline, const Trial& trial, const Nvml* nvm
 }
 
 void print_outcome(const nlohmann::json& result, const TrialRun& run, bool quiet) {
+  // The trial's own lines, as "gnf bench: ..."; errors say "gnf: error: ..." as everywhere.
+  const std::shared_ptr<spdlog::logger> log = spdlog::default_logger()->clone("gnf bench");
   if (run.interrupted) {
-    std::fprintf(stderr, "gnf bench: interrupted: the measured window is incomplete\n");
+    log->warn("interrupted: the measured window is incomplete");
   } else if (!run.on_schedule) {
-    std::fprintf(stderr,
-                 "gnf bench: warning: the generator could not send its schedule in real time (the NIC model did not "
-                 "keep up): the load was not offered, and the results describe the NIC model's rate\n");
+    log->warn("the generator could not send its schedule in real time (the NIC model did not keep up): the load "
+                 "was not offered, and the results describe the NIC model's rate");
   }
   if (quiet) return;
   const auto& latency = result["latency"];
-  std::fprintf(stderr, "gnf bench: sent %llu, received %llu, lost %llu (%.3g %%), latency p50 %llu ns, p99 %llu ns\n",
-               (unsigned long long)result["sent"].get<uint64_t>(), (unsigned long long)result["received"].get<uint64_t>(),
-               (unsigned long long)result["loss"]["count"].get<uint64_t>(), result["loss"]["ratio"].get<double>() * 100,
-               (unsigned long long)latency["p50"].get<uint64_t>(), (unsigned long long)latency["p99"].get<uint64_t>());
+  // What limited the trial, in the same line: the JSON says it at length (result.model_bound, .host_load).
+  std::string limits;
+  for (const std::string& warning : limit_warnings(result["model_bound"], result["host_load"])) limits += "; " + warning;
+  log->info("sent {}, received {}, lost {} ({:.3g} %), latency p50 {} ns, p99 {} ns{}", result["sent"].get<uint64_t>(),
+            result["received"].get<uint64_t>(), result["loss"]["count"].get<uint64_t>(),
+            result["loss"]["ratio"].get<double>() * 100, latency["p50"].get<uint64_t>(), latency["p99"].get<uint64_t>(),
+            limits);
 }
 
 // The GPU gnf uses: CUDA's device 0, found in NVML by its PCI bus id (NVML's device 0 when this
@@ -168,14 +174,15 @@ int run_bench(const BenchFlags& flags) {
   check_outputs(trial.config, flags.json_file);
   JsonOutput json(flags.json_file);
   path::Pipeline pipeline(trial.config, control_plane(trial.config));
+  log_times();
   std::unique_ptr<Nvml> nvml = open_nvml();
   nlohmann::json environment = environment_json(nvml.get());
-  TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.quiet);
+  TrialRun run = run_trial(pipeline, trial, nvml.get(), flags.log.quiet);
   nlohmann::json j = bench_json(trial, pipeline, run, environment);
   std::vector<std::string> output_errors;
   if (!run.output_error.empty()) output_errors.push_back(run.output_error);
   json.write(j, output_errors);
-  print_outcome(j["result"], run, flags.quiet);
+  print_outcome(j["result"], run, flags.log.quiet);
   return exit_code(consistency_exit_code(j["summary"]), output_errors);
 }
 

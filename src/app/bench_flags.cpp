@@ -158,7 +158,7 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
   c.add(cmd, "--one-way", Table::Driver, "one_way", driver::one_way_names(),
         "Bypass: time one side of the GPU: rx (the GPU is the sink) or tx (from the GPU's hand-over to the wire)");
   cmd.add_option("--json", f.json_file, "Write the trial's JSON (bench/SCHEMA.md) to FILE ('-' for stdout)");
-  cmd.add_flag("-q,--quiet", f.quiet, "No progress bar");
+  add_log_options(cmd, f.log, "No progress bar, no outcome line");
 }
 
 Trial trial_from_flags(const BenchFlags& f) {

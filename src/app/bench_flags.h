@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/config_flags.h"
+#include "app/log_flags.h"
 #include "ctl/config.h"
 
 namespace gnf::app {
@@ -18,7 +19,7 @@ struct BenchFlags {
   double warmup_s = 0.5, duration_s = 2.0;
   bool tx_writeback_fc = false;
   std::string json_file;
-  bool quiet = false;
+  LogFlags log;
   ConfigFlags config;  // the flags that set config options (--path, --speed, --size, --burst ...)
 };
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/report.h"
+#include "app/verdict.h"
 #include "wire/frame_size.h"
 #include "wire/generator.h"
 #include "wire/measure.h"
@@ -136,24 +137,6 @@ nlohmann::json per_second_json(const std::vector<uint64_t>& sent, const std::vec
   return out;
 }
 
-// CPU time per thread role, over the whole trial. On the cpu path the NF chain runs inside the
-// driver threads; the wire (generator, sinks) runs inside the NIC-model threads.
-nlohmann::json cpu_json(const std::vector<path::Pipeline::ThreadCpu>& threads, double wall_s) {
-  nlohmann::json j = {{"wall_s", wall_s}};
-  for (const char* role : {"driver", "nic"}) {
-    uint32_t count = 0;
-    double cpu_s = 0, busy_s = 0;
-    for (const auto& t : threads)
-      if (t.role == role) {
-        ++count;
-        cpu_s += t.cpu_s;
-        busy_s += t.busy_s;
-      }
-    j[role] = {{"threads", count}, {"cpu_s", cpu_s}, {"busy_s", busy_s}, {"cores", ratio(cpu_s, wall_s)}};
-  }
-  return j;
-}
-
 nlohmann::json gpu_json(const std::optional<GpuSampler::Summary>& gpu) {
   if (!gpu) return nullptr;
   return {{"utilization_pct", gpu->utilization_pct_mean},
@@ -190,47 +173,6 @@ nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapsh
     max_lag = std::max(max_lag, b.ports[i].wire_lag_max_ns);
   }
   return {{"late_frames", late}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
-}
-
-// At or above this busy share (busy seconds over threads x wall seconds) the NIC-model threads,
-// not the path, were the limit (DESIGN.md, "Fidelity and honesty"). The harness reads the verdict
-// and this threshold from the JSON; nothing else defines them.
-constexpr double kModelBoundBusyShare = 0.9;
-// At or above this share of the frames sent taken off the wire late (nic::kLateFrameNs), the model
-// fell behind the wire. Below it, late frames are a NIC-model thread that the machine stopped for a
-// moment: the H100 machine stops any spinning thread for over 100 us once or twice a second and now
-// and then for 1-2 ms (gnf-jitter-probe), which made 0.1-0.4 % of the frames late at 1 % load on
-// every path and in the model alone (bench/results/2026-11-24-session13). They shift the tail of the
-// latency, not the rate, and the JSON still counts them. A model slower than the wire, even by
-// 1 %, is late on nearly every frame after its first millisecond behind.
-constexpr double kModelBoundLateShare = 0.01;
-
-// Whether the NIC model, not the path, was the limit of the trial: its threads busy at least
-// kModelBoundBusyShare of the trial, kModelBoundLateShare of the frames taken late, or the generator behind its
-// schedule. The trial's rate is then the model's, never the path's capacity. On calibrate trials
-// this is the model measuring its own ceiling.
-nlohmann::json model_bound_json(const nlohmann::json& cpu, const nlohmann::json& nic_model, uint64_t sent,
-                                bool on_schedule) {
-  const nlohmann::json& nic = cpu["nic"];
-  const double thread_seconds = nic["threads"].get<double>() * cpu["wall_s"].get<double>();
-  nlohmann::json share = nullptr;
-  nlohmann::json reasons = nlohmann::json::array();
-  if (thread_seconds > 0) {
-    const double busy = nic["busy_s"].get<double>() / thread_seconds;
-    share = busy;
-    if (busy >= kModelBoundBusyShare) reasons.push_back(fmt::format("NIC-model threads {:.0f} % busy", 100 * busy));
-  }
-  const uint64_t late = nic_model["late_frames"].get<uint64_t>();
-  if (late > 0 && ratio(double(late), double(sent)) >= kModelBoundLateShare)
-    reasons.push_back(fmt::format("NIC model late on {} frames ({:.2f} % of those sent)", late,
-                                  100 * ratio(double(late), double(sent))));
-  if (!on_schedule) reasons.push_back("generator behind schedule: the load was not offered");
-  return {{"bound", !reasons.empty()},
-          {"nic_busy_share", share},
-          {"busy_threshold", kModelBoundBusyShare},
-          {"late_frames", late},
-          {"late_share_threshold", kModelBoundLateShare},
-          {"reasons", reasons}};
 }
 
 // How one GPU persistent loop went round in the window (per block): rounds a second, and the
@@ -276,7 +218,7 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
   uint64_t tail_writes = run.end.driver.tail_writes - run.at_window.driver.tail_writes;
   nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), double(run.stop_ns - run.start_ns) / 1e9);
   nlohmann::json nic_model = nic_model_health_json(run.at_window, run.end);
-  nlohmann::json model_bound = model_bound_json(cpu, nic_model, sent, run.on_schedule);
+  nlohmann::json model_bound = model_bound_json(cpu, nic_model["late_frames"].get<uint64_t>(), sent, run.on_schedule);
   return {{"sent", sent},
           {"on_schedule", run.on_schedule},
           {"received", m.received},
@@ -297,6 +239,7 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
           {"tail_writes_per_packet", ratio(double(tail_writes), double(m.received))},
           {"nic_model", nic_model},
           {"model_bound", model_bound},
+          {"host_load", host_load_json(cpu)},
           {"gpu_loops", gpu_loops_json(run.at_window, run.end)},
           {"gpu_clock", gpu_clock_json(pipeline.gpu_clock())}};
 }

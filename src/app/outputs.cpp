@@ -11,6 +11,7 @@
 #include "app/exit_codes.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/log.h"
 
 namespace gnf::app {
 
@@ -100,11 +101,11 @@ void JsonOutput::write(const nlohmann::json& j, std::vector<std::string>& errors
   if (ok) return;
   errors.push_back(fmt::format("--json: {}: writing the summary failed: {}", file_ == "-" ? "stdout" : file_,
                                std::strerror(error)));
-  std::fprintf(stderr, "gnf: the JSON that could not be written:\n%s", text.c_str());
+  spdlog::error("the JSON that could not be written:\n{}", j.dump(2));
 }
 
 int exit_code(int consistency, const std::vector<std::string>& output_errors) {
-  for (const std::string& error : output_errors) std::fprintf(stderr, "gnf: error: %s\n", error.c_str());
+  for (const std::string& error : output_errors) spdlog::error("{}", error);
   return consistency != kExitOk || output_errors.empty() ? consistency : kExitError;
 }
 

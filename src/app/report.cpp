@@ -1,13 +1,12 @@
 #include "app/report.h"
 
-#include <cstdio>
-#include <fstream>
-#include <iostream>
 
 #include <fmt/format.h>
 
+#include "app/counters_json.h"
 #include "app/exit_codes.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "wire/frame_size.h"
 
 namespace gnf::app {
@@ -15,6 +14,12 @@ namespace gnf::app {
 namespace {
 
 double rate(uint64_t delta, double seconds) { return seconds > 0 ? double(delta) / seconds : 0; }
+
+// Packets a second as "  3.412 Mpps", or below 1 Mpps as "812.345 kpps" (the same width): a low
+// rate reads as a number, not as 0.000 Mpps.
+std::string packet_rate(double pps) {
+  return pps >= 1e6 ? fmt::format("{:8.3f} Mpps", pps / 1e6) : fmt::format("{:8.3f} kpps", pps / 1e3);
+}
 
 }  // namespace
 
@@ -66,15 +71,6 @@ nlohmann::json dma_bytes_json(const path::PortStats& p, uint64_t packets) {
   return j;
 }
 
-// A port's counters beside its name, those of frames the NIC dropped under "drops"; the NIC
-// model's diagnostics are nic_model_json's.
-void add_port_counters(nlohmann::json& port, const path::PortStats& p) {
-  nlohmann::json& drops = port["drops"] = nlohmann::json::object();
-  for (const auto& field : nic::PortCounterValues::kFields) {
-    if (field.role != Role::Diagnostic) (dropped_at_nic(field.role) ? drops : port)[field.name] = p.*field.member;
-  }
-}
-
 // The stats line's counters of a block, as " name delta" each.
 template <typename Block>
 std::string line_counters(const Block& before, const Block& after) {
@@ -101,22 +97,11 @@ nlohmann::json link_json(const wire::Link& link, const wire::LinkCounters& c) {
           {"tx_send_errors", c.tx_send_errors}};
 }
 
-// An NF's tables with each entry's counters: {"file", "reloads", "entries": [{"line", "action", hits...}]}.
-nlohmann::json table_json(const nf::NfTableStats& table) {
-  nlohmann::json entries = nlohmann::json::array();
-  for (const nf::NfEntryStats& entry : table.entries) {
-    nlohmann::json e = {{"line", entry.line}, {"action", entry.action}};
-    for (const auto& [name, value] : entry.counters) e[name] = value;
-    entries.push_back(e);
-  }
-  return {{"file", table.file}, {"reloads", table.reloads}, {"entries", entries}};
-}
-
 }  // namespace
 
-std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, double since_start_s) {
+std::vector<std::string> stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, double since_start_s) {
   double dt = double(cur.time_ns - prev.time_ns) / 1e9;
-  std::string out;
+  std::vector<std::string> out;
   for (size_t i = 0; i < cur.ports.size(); ++i) {
     const path::PortStats& a = prev.ports[i];
     const path::PortStats& b = cur.ports[i];
@@ -125,13 +110,13 @@ std::string stats_lines(const path::Snapshot& prev, const path::Snapshot& cur, d
       return rate(bytes + packets * wire::kPreambleIfgBytes, dt) * 8 / 1e9;
     };
     uint64_t rx_p = b.rx_good_packets - a.rx_good_packets, tx_p = b.tx_good_packets - a.tx_good_packets;
-    out += fmt::format("[{:7.1f}s] {:<8} rx {:8.3f} Mpps {:7.3f} Gb/s | tx {:8.3f} Mpps {:7.3f} Gb/s | drops:{}\n",
-                       since_start_s, b.name, rate(rx_p, dt) / 1e6, gbps_l1(b.rx_good_bytes - a.rx_good_bytes, rx_p),
-                       rate(tx_p, dt) / 1e6, gbps_l1(b.tx_good_bytes - a.tx_good_bytes, tx_p),
-                       line_counters<nic::PortCounterValues>(a, b));
+    out.push_back(fmt::format("[{:7.1f}s] {:<8} rx {} {:7.3f} Gb/s | tx {} {:7.3f} Gb/s | drops:{}", since_start_s,
+                              b.name, packet_rate(rate(rx_p, dt)), gbps_l1(b.rx_good_bytes - a.rx_good_bytes, rx_p),
+                              packet_rate(rate(tx_p, dt)), gbps_l1(b.tx_good_bytes - a.tx_good_bytes, tx_p),
+                              line_counters<nic::PortCounterValues>(a, b)));
   }
-  out += fmt::format("[{:7.1f}s] driver  {}\n", since_start_s,
-                     line_counters<driver::DriverCounterValues>(prev.driver, cur.driver));
+  out.push_back(fmt::format("[{:7.1f}s] driver  {}", since_start_s,
+                            line_counters<driver::DriverCounterValues>(prev.driver, cur.driver)));
   return out;
 }
 
@@ -184,13 +169,7 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
   j["driver"] = counters_json(end.driver, [](const auto&) { return true; });
   j["driver"]["host_tx"] = end.driver.host_tx;
   json nfs = json::array();
-  for (const path::NfStats& nf : end.nfs) {
-    json counters;
-    for (const auto& [name, value] : nf.counters) counters[name] = value;
-    json element = {{"type", nf.name}, {"counters", counters}};
-    if (nf.table) element[nf.table->name] = table_json(*nf.table);
-    nfs.push_back(element);
-  }
+  for (const path::NfStats& nf : end.nfs) nfs.push_back(nf_json(nf));
   j["nf"] = nfs;
   if (!end.netlink.empty()) {
     json netlink;
@@ -260,11 +239,11 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
 int consistency_exit_code(const nlohmann::json& summary) {
   for (const auto& a : summary["slots"])
     if (!a["consistent"].get<bool>()) {
-      std::fprintf(stderr, "gnf: internal error: slot accounting is inconsistent\n");
+      spdlog::critical("slot accounting is inconsistent");
       return kExitInternal;
     }
   if (summary["accounting"]["drained"].get<bool>() && !summary["accounting"]["balanced"].get<bool>()) {
-    std::fprintf(stderr, "gnf: internal error: packet counters do not add up\n");
+    spdlog::critical("packet counters do not add up");
     return kExitInternal;
   }
   return kExitOk;

@@ -1,6 +1,7 @@
 // What `gnf run` prints: the per-second stats line and the final JSON summary.
 #pragma once
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -8,8 +9,9 @@
 
 namespace gnf::app {
 
-// One line per port for the interval between two snapshots (rates over that interval).
-std::string stats_lines(const path::Snapshot& previous, const path::Snapshot& current, double since_start_s);
+// One line per port, and one for the driver, for the interval between two snapshots (rates over
+// that interval).
+std::vector<std::string> stats_lines(const path::Snapshot& previous, const path::Snapshot& current, double since_start_s);
 
 // A latency histogram as JSON: count and unit, and when it is not empty min, p50, p90, p99,
 // p99_9, max, mean, stddev and the nonzero buckets as [low edge ns, frames].

@@ -12,7 +12,12 @@ void add_run_options(CLI::App& cmd, RunFlags& f) {
   c.add(cmd, "--duration", Table::Top, "duration", ctl::rule::kSeconds, "Seconds to run (0: until the sources end or Ctrl-C)");
   cmd.add_option("--json", f.json_file, "Write the JSON summary to FILE ('-' for stdout)");
   cmd.add_option("--stats-interval", f.stats_interval, "Seconds between stats lines")->check(CLI::PositiveNumber);
-  cmd.add_flag("-q,--quiet", f.quiet, "No stats lines");
+  cmd.add_flag("!--no-stats", f.stats, "No per-second stats lines (the end-of-run summary stays)");
+  cmd.add_option("--ctl-socket", f.ctl_socket, "The control socket gnf ctl talks to (default: [ctl] socket, else "
+                                                "gnf-PID.sock under $XDG_RUNTIME_DIR or /tmp)");
+  cmd.add_option("--metrics-listen", f.metrics_listen,
+                 "Serve Prometheus metrics on ADDRESS:PORT, e.g. 127.0.0.1:9464 (default: [metrics] listen, else none)");
+  add_log_options(cmd, f.log, "No stats lines, no end-of-run summary");
   c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads,
         "NIC-model threads (a port's rx and tx sides may run apart)");
   c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",

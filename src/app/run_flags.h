@@ -1,11 +1,12 @@
 // `gnf run`'s flags: a config file, or the single-port quick forms (one port fed by a pcap file or
-// the generator, l2fwd, a pcap file out), and the run's own (JSON, stats).
+// the generator, l2fwd, a pcap file out), and the run's own (JSON, stats, log).
 #pragma once
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "app/config_flags.h"
+#include "app/log_flags.h"
 #include "ctl/config.h"
 
 namespace gnf::app {
@@ -14,7 +15,10 @@ struct RunFlags {
   std::string config_file;
   std::string json_file;
   double stats_interval = 1.0;
-  bool quiet = false;
+  bool stats = true;  // the per-second stats lines (--no-stats)
+  std::string ctl_socket;      // --ctl-socket, over the config's [ctl] socket
+  std::string metrics_listen;  // --metrics-listen, over the config's [metrics] listen
+  LogFlags log;
   std::string nf = "l2fwd", mode = "reflect", mac = "none";
   ConfigFlags config;  // the flags that set config options (--path, --speed, --burst ...)
 };

@@ -122,6 +122,8 @@ Config parse_config(std::string_view text, const std::string& file_name) {
   parse_table(t, "driver", [&](TomlTable& driver) { read_driver(driver, c); });
   parse_table(t, "nic", [&](TomlTable& nic) { read_nic(nic, c); });
   parse_table(t, "netlink", [&](TomlTable& netlink) { c.netlink_netns = netlink.get_string("netns", ""); });
+  parse_table(t, "ctl", [&](TomlTable& ctl) { c.ctl_socket = ctl.get_path("socket"); });
+  parse_table(t, "metrics", [&](TomlTable& metrics) { c.metrics_listen = metrics.get_string("listen", ""); });
   if (const toml::array* nfs = t.table_array("nf")) {
     for (size_t i = 0; i < nfs->size(); ++i)
       c.nfs.push_back(parse_nf(TomlTable(*nfs->get(i)->as_table(), file_name, fmt::format("nf[{}]", i)), i));

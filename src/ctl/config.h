@@ -47,6 +47,11 @@ struct Config : path::PathSpec {
   // [netlink] netns = "NAME": the router (l3fwd) takes addresses, routes and neighbours from that
   // network namespace's interfaces named as the ports ("" = gnf's own); ctl/netlink_sync.h.
   std::optional<std::string> netlink_netns;
+  // [ctl] socket = "PATH": the control socket `gnf ctl` talks to (app/ctl_server.h); "" = the
+  // default, gnf-PID.sock under $XDG_RUNTIME_DIR or /tmp.
+  std::string ctl_socket;
+  // [metrics] listen = "ADDRESS:PORT": where Prometheus scrapes the counters (app/metrics.h); "" = none.
+  std::string metrics_listen;
 };
 
 // Parses `text` as the contents of `file_name`. Throws gnf::UserError "file:line: key: problem".

@@ -19,6 +19,7 @@
 
 #include "util/error.h"
 #include "wire/netns.h"
+#include "util/log.h"
 
 namespace gnf::ctl {
 
@@ -101,7 +102,7 @@ struct NetlinkSync::Impl {
       self->handle(nlh);
     } catch (const UserError& e) {
       ++self->counters.errors;  // a full table: say so, keep syncing the rest
-      std::fprintf(stderr, "gnf: netlink sync (%s): %s\n", self->where.c_str(), e.what());
+      spdlog::warn("netlink sync ({}): {}", self->where, e.what());
     }
     return MNL_CB_OK;
   }
@@ -268,7 +269,7 @@ struct NetlinkSync::Impl {
         if (lost) dump(RTM_GETNEIGH);
       } catch (const UserError& e) {
         ++counters.errors;
-        std::fprintf(stderr, "gnf: netlink sync (%s): %s\n", where.c_str(), e.what());
+        spdlog::warn("netlink sync ({}): {}", where, e.what());
       }
       link_changed = false;  // the dumps' own links
     }

@@ -54,8 +54,12 @@ DriverTotals CpuDriver::counters() const {
   for (const auto& plane : planes_) {
     const PlaneCounters& c = plane->counters();
     add_counters(totals, c);
-    for (size_t e = 0; e < nf::kMaxChainLength; ++e)
+    for (size_t e = 0; e < nf::kMaxChainLength; ++e) {
       for (size_t k = 0; k < nf::NfCounters::kMax; ++k) totals.nf[e][k] += c.nf[e][k].get();
+      totals.nf_runtime[e].calls += c.nf_calls[e].get();
+      totals.nf_runtime[e].packets += c.nf_packets[e].get();
+    }
+    totals.runtime_counted |= plane->runs_chain();
   }
   return totals;
 }

@@ -57,6 +57,10 @@ using DriverCounterValues = DriverCountersOf<uint64_t>;
 // What a driver counted over all its planes, with its copy of the NF chain's counters.
 struct DriverTotals : DriverCounterValues {
   uint64_t nf[nf::kMaxChainLength][nf::NfCounters::kMax] = {};
+  // Per element, calls and packets as VPP's `show runtime` counts them: only where the chain runs
+  // in CPU planes (runtime_counted), as on the cpu path.
+  nf::NfRuntime nf_runtime[nf::kMaxChainLength] = {};
+  bool runtime_counted = false;
   // How a GPU driver's persistent loop went round, per block on average, phase by phase
   // (kGpuDriverPhaseNames; nothing on the CPU): a diagnostic, since a loop's round time bounds the
   // latency it adds.

@@ -69,8 +69,12 @@ bool Plane::poll(uint64_t now_ns) {
       gpu_nf_->submit(n);
     } else {
       nf::PacketBatch packets{batch, n, queue_};
-      nf::run_chain(chain_, packets, nf_counters_.data());
+      nf::run_chain(chain_, packets, nf_counters_.data(), nf_runtime_.data());
       if (reader) sync::reader_leave(reader);
+      for (uint32_t e = 0; e < chain_.count; ++e) {
+        counters_.nf_calls[e].set(nf_runtime_[e].calls);
+        counters_.nf_packets[e].set(nf_runtime_[e].packets);
+      }
       dispatch(batch, n, now_ns);
     }
   }

@@ -22,6 +22,8 @@ namespace gnf::driver {
 
 struct PlaneCounters : DriverCountersOf<Counter> {
   std::array<std::array<Counter, nf::NfCounters::kMax>, nf::kMaxChainLength> nf;
+  // nf::NfRuntime per element, where the chain runs on this plane's thread (not on the GPU).
+  std::array<Counter, nf::kMaxChainLength> nf_calls, nf_packets;
 };
 
 class Plane {
@@ -43,6 +45,8 @@ class Plane {
   void stop_gpu();
 
   const PlaneCounters& counters() const { return counters_; }
+  // Whether the NF chain runs on this plane's thread, which then counts its runtime.
+  bool runs_chain() const { return !gpu_nf_; }
   uint16_t queue() const { return queue_; }
   // Frames punted to the host since the last call (any thread).
   std::vector<HostFrame> take_host_frames();
@@ -71,6 +75,7 @@ class Plane {
   std::vector<nf::PacketRef*> out_;
   std::vector<std::deque<nf::PacketRef>> backlog_;  // per output port, with tx_full_wait
   std::array<nf::NfCounters, nf::kMaxChainLength> nf_counters_{};
+  std::array<nf::NfRuntime, nf::kMaxChainLength> nf_runtime_{};
   PlaneCounters counters_;
 
   std::mutex host_mutex_;  // the exception queue is the slow path; a lock is fine there

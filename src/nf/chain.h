@@ -62,12 +62,27 @@ static_assert(sizeof(NfChainView) <= 4096, "the chain view must fit in a kernel'
 inline constexpr uint32_t kSlowPathReader = 64;
 inline constexpr uint32_t kTestReader = 65;
 
+// What VPP's `show runtime` counts per node, per chain element: the calls that had packets for it,
+// and those packets (the batch's packets no element before it dropped or punted).
+struct NfRuntime {
+  unsigned long long calls;
+  unsigned long long packets;
+};
+
 #define GNF_NF_PROCESS(Kind, name, View, configure) \
   case NfKind::Kind: element.name.process(batch, counters[e]); break;
-// `counters` has one entry per element. Packets an element drops or punts skip the rest.
-GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCounters* counters) {
+// `counters` has one entry per element, and `runtime` too where given (a CPU plane's: a look at
+// each packet's verdict per element, a byte each). Packets an element drops or punts skip the rest.
+GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCounters* counters,
+                             NfRuntime* runtime = nullptr) {
   for (uint32_t e = 0; e < chain.count; ++e) {
     const NfElement& element = chain.elements[e];
+    if (runtime) {
+      uint32_t live = 0;
+      for (uint32_t i = 0; i < batch.count; ++i) live += batch.packets[i].verdict == Verdict::Forward;
+      runtime[e].calls += live != 0;
+      runtime[e].packets += live;
+    }
     switch (element.kind) { GNF_NF_KINDS(GNF_NF_PROCESS) }
   }
 }

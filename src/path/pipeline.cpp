@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -10,6 +9,7 @@
 #include "util/clock.h"
 #include "util/cores.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace gnf::path {
 
@@ -83,9 +83,8 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
   driver_threads_ = driver_ ? std::min(driver_count, driver_->max_threads()) : 0;
   if (nic_count + driver_threads_ >= cores + 1)
-    std::fprintf(stderr,
-                 "gnf: warning: %u poll-mode threads (%u NIC model, %u driver) on %u cores: they will compete for "
-                 "cores and rates will suffer\n",
+    spdlog::warn("{} poll-mode threads ({} NIC model, {} driver) on {} cores: they will compete for cores and rates "
+                 "will suffer",
                  nic_count + driver_threads_, nic_count, driver_threads_, cores);
   const std::vector<int> poll_cores = spec_.pin_threads ? poll_thread_cores(nic_count + driver_threads_) : std::vector<int>{};
   const bool pin = !poll_cores.empty();
@@ -192,6 +191,7 @@ void Pipeline::stop() {
 }
 
 Snapshot Pipeline::snapshot() const {
+  std::lock_guard snapshot_lock(snapshot_mutex_);
   Snapshot s;
   s.time_ns = now_ns();
   for (size_t i = 0; i < ports_->size(); ++i) s.ports.push_back(port_stats(*ports_, i));

@@ -53,6 +53,8 @@ class Pipeline {
   // Reads the NFs' files again and replaces their tables while traffic flows (NfChain::reload).
   std::vector<nf::NfChain::Reload> reload_tables() { return chain_->reload(); }
 
+  // Any thread: the run loop, the control socket's (app/ctl_server.h) and the metrics' take them
+  // side by side.
   Snapshot snapshot() const;
   // Only after stop(): where every slot is, per plane.
   std::vector<driver::SlotAudit> audit() const;
@@ -107,6 +109,7 @@ class Pipeline {
   std::vector<std::unique_ptr<driver::HostTxQueue>> host_tx_;  // per port, with a router
   std::unique_ptr<HostHandler> host_;
   mutable std::mutex host_handler_mutex_;  // the exception thread against snapshot()
+  mutable std::mutex snapshot_mutex_;      // one snapshot at a time, whichever thread asks
 
   std::atomic<uint64_t> host_frames_{0};
   std::mutex host_mutex_;

@@ -1,12 +1,12 @@
 #include "path/ports.h"
 
-#include <cstdio>
 
 #include <fmt/format.h>
 
 #include "driver/gpu_bypass.h"
 #include "util/error.h"
 #include "wire/pcap_source.h"
+#include "util/log.h"
 
 namespace gnf::path {
 
@@ -24,7 +24,7 @@ std::unique_ptr<wire::Source> make_source(const SourceSpec& spec) {
 std::unique_ptr<wire::Link> open_link(const LinkSpec& spec) {
   try {
     return wire::open_link(spec.options, [&](const std::string& why) {
-      std::fprintf(stderr, "gnf: warning: %s: %s\n", spec.where.c_str(), why.c_str());
+      spdlog::warn("{}: {}", spec.where, why);
     });
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: {}", spec.where, e.what()));

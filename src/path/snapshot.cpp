@@ -48,6 +48,7 @@ PortStats port_stats(const Ports& ports, size_t i) {
     p.rx_queue_packets.push_back(c.rx_queue_packets[q]);
     p.rx_queue_drops.push_back(c.rx_queue_drops[q]);
   }
+  for (uint16_t q = 0; q < port.options().tx_queues; ++q) p.tx_queue_packets.push_back(c.tx_queue_packets[q]);
   return p;
 }
 
@@ -59,8 +60,51 @@ void add_driver_stats(Snapshot& s, const driver::DriverTotals& totals, const nf:
     std::vector<std::string> names = chain.counter_names(e);
     for (size_t k = 0; k < names.size(); ++k) nf.counters.emplace_back(names[k], totals.nf[e][k]);
     if (const nf::NfTables* tables = chain.tables(e)) nf.table = tables->table_stats();
+    if (totals.runtime_counted) nf.runtime = totals.nf_runtime[e];
     s.nfs.push_back(nf);
   }
+}
+
+namespace {
+
+void subtract(std::vector<uint64_t>& values, const std::vector<uint64_t>& baseline) {
+  for (size_t i = 0; i < std::min(values.size(), baseline.size()); ++i) values[i] -= baseline[i];
+}
+
+void subtract(NamedCounters& values, const NamedCounters& baseline) {
+  for (size_t i = 0; i < std::min(values.size(), baseline.size()); ++i) values[i].second -= baseline[i].second;
+}
+
+}  // namespace
+
+Snapshot Snapshot::since(const Snapshot& baseline) const {
+  Snapshot s = *this;
+  for (size_t i = 0; i < std::min(s.ports.size(), baseline.ports.size()); ++i) {
+    PortStats& p = s.ports[i];
+    const PortStats& b = baseline.ports[i];
+    subtract_counters<nic::PortCountersOf>(p, b);
+    p.wire_lag_max_ns = ports[i].wire_lag_max_ns;
+    subtract_counters<nic::DmaCountersOf>(p.dma, b.dma);
+    p.source_frames -= b.source_frames;
+    p.source_malformed -= b.source_malformed;
+    subtract(p.rx_queue_packets, b.rx_queue_packets);
+    subtract(p.rx_queue_drops, b.rx_queue_drops);
+    subtract(p.tx_queue_packets, b.tx_queue_packets);
+  }
+  subtract_counters<driver::DriverCountersOf>(s.driver, baseline.driver);
+  s.driver.host_tx -= baseline.driver.host_tx;
+  for (size_t e = 0; e < std::min(s.nfs.size(), baseline.nfs.size()); ++e) {
+    NfStats& nf = s.nfs[e];
+    const NfStats& b = baseline.nfs[e];
+    subtract(nf.counters, b.counters);
+    if (nf.runtime && b.runtime) {
+      nf.runtime->calls -= b.runtime->calls;
+      nf.runtime->packets -= b.runtime->packets;
+    }
+  }
+  subtract(s.slow_path, baseline.slow_path);
+  subtract(s.netlink, baseline.netlink);
+  return s;
 }
 
 }  // namespace gnf::path

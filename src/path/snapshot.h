@@ -23,7 +23,7 @@ struct PortStats : nic::PortCounterValues {
   std::string name;
   uint64_t source_frames = 0, source_malformed = 0;
   nic::DmaCounterValues dma;
-  std::vector<uint64_t> rx_queue_packets, rx_queue_drops;  // QPRC, QPRDC per queue
+  std::vector<uint64_t> rx_queue_packets, rx_queue_drops, tx_queue_packets;  // QPRC, QPRDC, QPTC per queue
   std::optional<wire::LinkCounters> link;  // a port attached to a Linux interface: what went over it
   uint32_t queue_groups = 1;  // NIC-model threads the port's queues are dealt over
 };
@@ -39,6 +39,7 @@ struct NfStats {
   std::string name;
   std::vector<std::pair<std::string, uint64_t>> counters;
   std::optional<nf::NfTableStats> table;  // per-entry counters of its tables (an acl's rules)
+  std::optional<nf::NfRuntime> runtime;   // where the driver counts it (driver::DriverTotals)
 };
 
 using NamedCounters = std::vector<std::pair<std::string, uint64_t>>;
@@ -65,6 +66,11 @@ struct Snapshot {
   // No frame is in an rx ring, the driver or a tx ring: the ports handed the driver as many as it
   // took, it ended or queued each one it took, and the ports took each one queued off the tx rings.
   bool rings_and_driver_empty() const;
+
+  // The counters less those of `baseline`, an earlier snapshot of the same path (a cleared view,
+  // as `gnf ctl clear counters` gives: nothing in the data path is written). A maximum (the
+  // longest wire lag) and the tables' per-entry counters stay as they are.
+  Snapshot since(const Snapshot& baseline) const;
 };
 
 // The counters of port `i` and of its wire.

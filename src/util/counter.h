@@ -81,6 +81,12 @@ void add_counters(Block<uint64_t>& sum, const Block<T>& part) {
     sum.*Block<uint64_t>::kFields[i].member += value_of(part.*Block<T>::kFields[i].member);
 }
 
+// Subtracts every counter of `baseline` from the same counter of `values` (snapshots of one block).
+template <template <typename> class Block>
+void subtract_counters(Block<uint64_t>& values, const Block<uint64_t>& baseline) {
+  for (const auto& field : Block<uint64_t>::kFields) values.*field.member -= baseline.*field.member;
+}
+
 // The sum of the counters of `block` whose table line satisfies `pick`.
 template <template <typename> class Block, typename T, typename Pick>
 uint64_t sum_counters(const Block<T>& block, Pick pick) {

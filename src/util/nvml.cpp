@@ -1,9 +1,9 @@
 #include "util/nvml.h"
+#include "util/log.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <type_traits>
 
 namespace gnf {
@@ -58,12 +58,12 @@ std::unique_ptr<Nvml> Nvml::open(const std::string& pci_bus_id, const char* libr
   resolve(api->memory_info, "nvmlDeviceGetMemoryInfo");
   resolve(api->utilization, "nvmlDeviceGetUtilizationRates");
   if (!resolved) {
-    std::fprintf(stderr, "gnf: warning: %s lacks NVML functions gnf uses: no GPU information\n", library_name);
+    spdlog::warn("{} lacks NVML functions gnf uses: no GPU information", library_name);
     return nullptr;  // the destructor closes the library
   }
   nvmlReturn_t err = api->init();
   if (err != NVML_SUCCESS) {
-    std::fprintf(stderr, "gnf: warning: nvmlInit: %s: no GPU information\n", api->error_string(err));
+    spdlog::warn("nvmlInit: {}: no GPU information", api->error_string(err));
     return nullptr;
   }
   nvml->api_ = std::move(api);
@@ -72,8 +72,7 @@ std::unique_ptr<Nvml> Nvml::open(const std::string& pci_bus_id, const char* libr
   err = pci_bus_id.empty() ? a.handle_by_index(0, &device) : a.handle_by_pci_bus_id(pci_bus_id.c_str(), &device);
   if (err != NVML_SUCCESS) {
     // No GPU at all is the usual case on a machine with the driver but no device.
-    std::fprintf(stderr, "gnf: warning: NVML finds no GPU %s: %s\n", pci_bus_id.empty() ? "0" : pci_bus_id.c_str(),
-                 a.error_string(err));
+    spdlog::warn("NVML finds no GPU {}: {}", pci_bus_id.empty() ? "0" : pci_bus_id, a.error_string(err));
     return nullptr;
   }
   nvml->device_ = device;
@@ -83,7 +82,7 @@ std::unique_ptr<Nvml> Nvml::open(const std::string& pci_bus_id, const char* libr
   if ((err = a.device_name(device, name, sizeof(name))) != NVML_SUCCESS ||
       (err = a.driver_version(driver, sizeof(driver))) != NVML_SUCCESS ||
       (err = a.memory_info(device, &memory)) != NVML_SUCCESS) {
-    std::fprintf(stderr, "gnf: warning: NVML: %s: no GPU information\n", a.error_string(err));
+    spdlog::warn("NVML: {}: no GPU information", a.error_string(err));
     return nullptr;
   }
   nvml->info_ = DeviceInfo{name, driver, memory.total};

@@ -14,6 +14,8 @@ and writes schema-valid JSON at once (no waiting) whose numbers follow simple ru
 - latency: 100 values base + k * step, base = 2048 ns (calibrate) or 5120 ns (+ 50176 ns when
   overloaded), step = 128 ns x tail batch; reordering 1 % per extra queue on bypass without
   --tx-writeback-fc.
+- `result.host_load`: a machine that gave the poll-mode threads their cores, or with
+  $FAKE_GNF_HOST_LOADED=1 one that gave them half (loaded).
 Environment: FAKE_GNF_NO_GPU=1 refuses staged/bypass like a machine without a GPU;
 FAKE_GNF_REFUSE=FLAG refuses a flag (e.g. one-way) as "not supported yet"; FAKE_GNF_EXIT=N exits N
 after writing nothing; FAKE_GNF_BAD_SCHEMA=1 drops result.loss; FAKE_GNF_LOG=FILE appends each argv.
@@ -165,6 +167,7 @@ def main():
             "tail_writes_per_packet": 2.0 / batch,
             "nic_model": {"late_frames": late, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800},
             "model_bound": model_bound(nic_busy_share, late, sent),
+            "host_load": host_load(bool(os.environ.get("FAKE_GNF_HOST_LOADED"))),
         },
         "summary": {},
     }
@@ -183,6 +186,12 @@ def model_bound(nic_busy_share, late, sent):
         reasons.append("NIC model late on %d frames (%.2f %% of those sent)" % (late, 100 * late / sent))
     return {"bound": bool(reasons), "nic_busy_share": nic_busy_share, "busy_threshold": 0.9, "late_frames": late,
             "late_share_threshold": 0.01, "reasons": reasons}
+
+
+def host_load(loaded):
+    """SCHEMA.md's `result.host_load`: the NIC-model threads ran half the time on a loaded machine."""
+    return {"loaded": loaded, "cpu_share": 0.5 if loaded else 1.0, "threshold": 0.8,
+            "reasons": ["NIC-model threads ran 50 % of the time"] if loaded else []}
 
 
 def latency_summary(values, counts):

@@ -20,9 +20,11 @@ def tables(markdown):
 
 
 def searched_rate(cell):
-    """(rate, model-bound) of a searched-rate cell: "2.906", or "≥ 2.906 (model-bound)" where the NIC
-    model set the answer (a lower bound on the path's capacity)."""
-    match = re.fullmatch(r"(≥ )?([0-9.]+)( \(model-bound( in \d+ of \d+)?\))?", cell)
+    """(rate, lower bound) of a searched-rate cell: "2.906", or "≥ 2.906 (model-bound)" where the NIC
+    model set the answer, "(host-loaded)" where the machine's load did, or both (a lower bound on the
+    path's capacity)."""
+    mark = r"(model-bound|host-loaded)( in \d+ of \d+)?"
+    match = re.fullmatch(r"(≥ )?([0-9.]+)( \(%s(, %s)?\))?" % (mark, mark), cell)
     assert match and bool(match.group(1)) == bool(match.group(3)), cell
     return float(match.group(2)), bool(match.group(1))
 

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from gnfbench import stats
 from reportcheck import check_report, searched_rate, tables
 
@@ -17,6 +19,10 @@ RUN_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "b
 def run_py(real_gnf, out, *args):
     proc = subprocess.run([sys.executable, RUN_PY] + list(args) + ["--quick", "--gnf", real_gnf, "--out", str(out)],
                           capture_output=True, text=True, timeout=300)
+    if proc.returncode == 4:
+        # The machine was too loaded to measure anything (the harness says so rather than give a 0):
+        # nothing here is wrong, and nothing was tested.
+        pytest.skip("bench/run.py measured no rate on this loaded machine: %s" % proc.stderr.strip().splitlines()[-1])
     assert proc.returncode == 0, "bench/run.py %s failed (%d):\n%s" % (" ".join(args), proc.returncode,
                                                                        proc.stderr[-4000:])
     folders = [p for p in out.iterdir() if p.is_dir()]

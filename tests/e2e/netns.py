@@ -86,7 +86,7 @@ class Running:
                 if "built without libxdp" in self.stderr():
                     pytest.skip("this gnf was built without libxdp: %s" % self.stderr().strip())
                 pytest.fail("gnf ended before it ran (%d): %s" % (self.proc.returncode, self.stderr()))
-            if any(line.startswith("[") for line in self.stderr().splitlines()):
+            if any("gnf: [" in line for line in self.stderr().splitlines()):
                 return
             time.sleep(0.05)
         pytest.fail("gnf printed no stats line in %d s: %s" % (timeout, self.stderr()))

@@ -50,6 +50,7 @@ SCHEMA = {
         "nic_model": {"late_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
         "model_bound": {"bound": bool, "nic_busy_share": (type(None), int, float), "busy_threshold": NUMBER,
                         "late_frames": int, "late_share_threshold": NUMBER, "reasons": [str]},
+        "host_load": {"loaded": bool, "cpu_share": (type(None), int, float), "threshold": NUMBER, "reasons": [str]},
         "gpu_loops": {"driver": {"rounds_per_s": NUMBER, "round_ns": NUMBER, "phase_ns": dict},
                       "agent_rx": {"rounds_per_s": NUMBER, "round_ns": NUMBER, "phase_ns": dict},
                       "agent_tx": {"rounds_per_s": NUMBER, "round_ns": NUMBER, "phase_ns": dict}},

@@ -249,3 +249,15 @@ TEST(Config, KeysInsideArraysOfTablesAndSubTablesHaveTheirLines) {
   EXPECT_EQ(ctl::where(c, "nf[0].type"), "g.toml:8: nf[0].type");
   EXPECT_EQ(validation_error(c), "g.toml:6: port[1].name: 'a' is port 0's name too: ports are told apart by name");
 }
+
+TEST(Config, TheControlSocketAndTheMetricsAddressAreReadAndUnknownKeysThereRefused) {
+  const std::string port = "[[port]]\n[[nf]]\ntype = \"l2fwd\"\n";
+  ctl::Config c = ctl::parse_config(port + "[ctl]\nsocket = \"run/gnf.sock\"\n[metrics]\nlisten = \"127.0.0.1:9464\"\n",
+                                    "/etc/gnf/test.toml");
+  EXPECT_EQ(c.ctl_socket, "/etc/gnf/run/gnf.sock");  // relative to the config's folder, as every path
+  EXPECT_EQ(c.metrics_listen, "127.0.0.1:9464");
+  c = ctl::parse_config(port, "/etc/gnf/test.toml");
+  EXPECT_EQ(c.ctl_socket, "");
+  EXPECT_EQ(c.metrics_listen, "");
+  EXPECT_NE(error_of(port + "[metrics]\nport = 9464\n").find("metrics.port"), std::string::npos);
+}

@@ -68,7 +68,7 @@ class Context:
             t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
                             rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
             return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t,
-                                  offered=t.on_schedule, model_bound=t.model_bound)
+                                  offered=t.on_schedule, model_bound=t.model_bound, host_loaded=t.host_loaded)
         return measure
 
     def search(self, label, frame_size, **knobs):
@@ -132,13 +132,18 @@ def size_knobs(size):
 
 def bound_rate(text, searches, unit=""):
     """A searched rate from `searches` (search.SearchResult, one per repetition): "text unit" or, where
-    the NIC model set a repetition's answer (SearchResult.model_bound), "≥ text unit (model-bound)": a
-    lower bound on the path's capacity, never the capacity (DESIGN.md, "Fidelity and honesty")."""
-    bound = sum(1 for r in searches if r.model_bound)
-    if not bound:
+    the NIC model or the machine's load set a repetition's answer (SearchResult.model_bound,
+    .host_loaded), "≥ text unit (model-bound)" or "(host-loaded)": a lower bound on the path's
+    capacity, never the capacity (DESIGN.md, "Fidelity and honesty"). Where every repetition found
+    nothing but such a limit (SearchResult.unmeasured), "not measured (...)": no rate at all."""
+    marks = [(name, sum(1 for r in searches if flagged(r))) for name, flagged in
+             (("model-bound", lambda r: r.model_bound), ("host-loaded", lambda r: r.host_loaded))]
+    marks = ["%s%s" % (name, "" if n == len(searches) else " in %d of %d" % (n, len(searches))) for name, n in marks if n]
+    if not marks:
         return text + unit
-    return "≥ %s%s (model-bound%s)" % (text, unit, "" if bound == len(searches) else " in %d of %d" % (
-        bound, len(searches)))
+    if searches and all(r.unmeasured for r in searches):
+        return "not measured (%s)" % ", ".join(marks)
+    return "≥ %s%s (%s)" % (text, unit, ", ".join(marks))
 
 
 def latency_value(key):
