@@ -19,7 +19,7 @@ FAKE_GNF = os.path.join(HERE, "fake_gnf.py")
 FAKE_LOOKUP_BENCH = os.path.join(HERE, "fake_lookup_bench.py")
 FAKE_ENV = ("FAKE_GNF_CAPACITY_PPS", "FAKE_GNF_CAPACITY_SCALE", "FAKE_GNF_LATE_ABOVE_PPS",
             "FAKE_GNF_NIC_BUSY_ABOVE_PPS", "FAKE_GNF_NO_GPU", "FAKE_GNF_REFUSE", "FAKE_GNF_EXIT",
-            "FAKE_GNF_BAD_SCHEMA", "FAKE_GNF_LOG")
+            "FAKE_GNF_BAD_SCHEMA", "FAKE_GNF_UNSTAMPED", "FAKE_GNF_IPSEC_DROP", "FAKE_GNF_LOG")
 
 
 def pytest_addoption(parser):

@@ -185,15 +185,17 @@ class Sweep:
 class Point:
     """One point of a matrix (a path at one frame size and ring count, or one staged mode): its NDR by
     RFC 2544 search, once per repetition, then `repetitions` trials at a fixed low load for latency
-    without queueing. Empty where the path cannot run here or the binary refused the setting (the
-    report's notes say which)."""
+    without queueing (none where `low_load` is None: frames whose stamps the sink cannot read have
+    no latency). Empty where the path cannot run here or the binary refused the setting (the
+    report's notes say which). `loss`: as Context.ndr_search's."""
 
-    def __init__(self, ctx, label, size, low_load, **knobs):
+    def __init__(self, ctx, label, size, low_load, loss=None, **knobs):
         self.size = size
         knobs.update(common.size_knobs(size))
-        self.searches = ctx.ndr_search(label, size, **knobs) or []
+        self.searches = ctx.ndr_search(label, size, loss=loss, **knobs) or []
         # Only after a search that ran: a refused setting would only be refused again.
-        self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if self.searches else []
+        ran = self.searches and low_load is not None
+        self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if ran else []
 
     def ndr_pps(self):
         return stats.Spread([r.rate_pps for r in self.searches])
