@@ -8,7 +8,7 @@ import os
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import POINT_HEADERS, Point, describe_points, low_load_notes, point_cells, point_floor_row
+from .throughput import POINT_HEADERS, Point, low_load_notes, point_cells, point_floor_row, points_method
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 # --ciphers name -> (what the report calls it, gnf-esp-bench's `algorithm`)
@@ -65,6 +65,19 @@ def number(value, fmt="{:.1f}"):
     return "–" if value is None else fmt.format(value)
 
 
+def describe_variants(o):
+    """The method paragraph on the two variants and how each one's loss is counted."""
+    return ("The gateway: configs/ipsec-bench-{gcm,cbc}.toml (variant `encrypt`): port 0 is protected, every generated "
+            "frame is encrypted into an IPv4 ESP tunnel and routed out of port 1, as one gateway's outbound side. Its "
+            "frames leave as ESP, where the sink finds no stamp: its loss is counted over the whole trial (warm-up "
+            "included) as frames generated less frames the sinks took without a stamp, and it has no latency. "
+            "configs/ipsec-bench-{gcm,cbc}-tunnel.toml (variant `tunnel`): a second ipsec element plays the peer "
+            "gateway and decrypts what the first encrypted, so each frame is encrypted and decrypted once (the work "
+            "of a gateway carrying the rate each way) and leaves with its stamp: loss and latency per frame. Paths "
+            "%s, %s; `Gbit/s` is the plain frames' layer-1 rate offered to port 0." % (
+                ", ".join(o.paths), common.queues_text(o)))
+
+
 class Ipsec(Scenario):
     name = "ipsec"
     title = "IPsec gateway: NDR per path, cipher and frame size, and the cores it costs"
@@ -90,17 +103,7 @@ class Ipsec(Scenario):
     def run(self, ctx):
         o = ctx.options
         low_load = {"load": o.load}
-        ctx.report.method += [common.describe_common(ctx), common.describe_search(ctx, pdr=False), (
-            "The gateway: configs/ipsec-bench-{gcm,cbc}.toml (variant `encrypt`): port 0 is protected, every generated "
-            "frame is encrypted into an IPv4 ESP tunnel and routed out of port 1, as one gateway's outbound side. Its "
-            "frames leave as ESP, where the sink finds no stamp: its loss is counted over the whole trial (warm-up "
-            "included) as frames generated less frames delivered to the sinks, and it has no latency. "
-            "configs/ipsec-bench-{gcm,cbc}-tunnel.toml (variant `tunnel`): a second ipsec element plays the peer "
-            "gateway and decrypts what the first encrypted, so each frame is encrypted and decrypted once (the work "
-            "of a gateway carrying the rate each way) and leaves with its stamp: loss and latency per frame. Paths "
-            "%s, %s; `Gbit/s` is the plain frames' layer-1 rate offered to port 0." % (
-                ", ".join(o.paths), common.queues_text(o))),
-            describe_points(low_load)]
+        ctx.report.method += points_method(ctx, describe_variants(o), low_load)
         esp = load_esp(o.esp_json) if o.esp_json else None  # before the trials: a bad file costs none
         if o.config:
             ctx.report.note("--config was not used: the ipsec scenario runs configs/ipsec-bench-*.toml.")

@@ -267,6 +267,13 @@ def low_load_notes(ctx, points, low_load):
                             "%.2f %% (%s)" % (pct, group) for group, pct in late.items())))
 
 
+def points_method(ctx, scenario_text, low_load):
+    """The method paragraphs of a scenario of points: the common ones, the NDR search, the scenario's
+    own text, then describe_points'."""
+    return [common.describe_common(ctx), common.describe_search(ctx, pdr=False), scenario_text,
+            describe_points(low_load)]
+
+
 def describe_points(low_load):
     """The method paragraph for tables of points (POINT_HEADERS)."""
     return ("Per point: the NDR (median over repetitions, (min–max)); reordering and costs of the trial at the NDR "
