@@ -5,7 +5,7 @@ import os
 import sys
 
 from . import rates, report, trial
-from .scenarios import SCENARIOS
+from .scenarios import SCENARIOS, ipsec
 from .scenarios.common import Context
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -40,6 +40,8 @@ def _choices(what, allowed):
 
 _paths = _choices("path(s)", PATHS)
 _tables = _choices("table(s)", TABLES)
+_ciphers = _choices("cipher(s)", tuple(ipsec.CIPHERS))
+_variants = _choices("variant(s)", tuple(ipsec.VARIANTS))
 
 
 def _sizes(text):
@@ -87,6 +89,10 @@ def parser():
     p.add_argument("--address-sets", type=_list(str), help="lookups: uniform, routed, working-set")
     p.add_argument("--count", type=int, help="lookups: addresses per set")
     p.add_argument("--core", type=int, help="lookups: the CPU to pin to (default: the binary's, the last one)")
+    p.add_argument("--ciphers", type=_ciphers, help="ipsec: gcm (AES-128-GCM) and/or cbc (AES-128-CBC + HMAC-SHA1-96)")
+    p.add_argument("--variants", type=_variants, help="ipsec: encrypt (one gateway's outbound side) and/or tunnel "
+                                                      "(encrypted and decrypted again in one pass)")
+    p.add_argument("--esp-json", help="ipsec: gnf-esp-bench's --json output, shown beside the gateway's rates")
     p.add_argument("--config", action="append", help="gnf config file (ports, driver, NF chain); several: one "
                                                      "series each in sweep and paths")
     return p

@@ -16,6 +16,10 @@ and writes schema-valid JSON at once (no waiting) whose numbers follow simple ru
   --tx-writeback-fc.
 - `result.host_load`: a machine that gave the poll-mode threads their cores, or with
   $FAKE_GNF_HOST_LOADED=1 one that gave them half (loaded).
+- the summary (whole trial, warm-up included): the frames generated, those delivered to port 1's
+  sink, stamped or (FAKE_GNF_UNSTAMPED=TEXT, for trials whose --config contains TEXT: the ipsec
+  gateway's ESP) not, when result.received is 0 and every window frame lost to the stamps; and with
+  FAKE_GNF_IPSEC_DROP=N an ipsec element whose drop_replayed counter is N.
 Environment: FAKE_GNF_NO_GPU=1 refuses staged/bypass like a machine without a GPU;
 FAKE_GNF_REFUSE=FLAG refuses a flag (e.g. one-way) as "not supported yet"; FAKE_GNF_EXIT=N exits N
 after writing nothing; FAKE_GNF_BAD_SCHEMA=1 drops result.loss; FAKE_GNF_LOG=FILE appends each argv.
@@ -107,6 +111,15 @@ def main():
     nic_busy_share = 0.95 if offered > float(os.environ.get("FAKE_GNF_NIC_BUSY_ABOVE_PPS", "inf")) else 0.5
     sent = int(offered * a.duration)
     received = int(min(offered, capacity) * a.duration)
+    unstamped = os.environ.get("FAKE_GNF_UNSTAMPED")
+    delivered = int(min(offered, capacity) * wall_s)
+    summary = {"generated": {"frames": int(offered * wall_s)},
+               "sinks": [{"port": "port1", "stamped_frames": delivered, "foreign_frames": 0}],
+               "nf": [{"type": "ipsec", "counters": {"out_protected": delivered,
+                                                     "drop_replayed": int(os.environ.get("FAKE_GNF_IPSEC_DROP", 0))}}]}
+    if unstamped and unstamped in (a.config or ""):
+        received = 0
+        summary["sinks"][0].update(stamped_frames=0, foreign_frames=delivered)
     lost = sent - received
 
     batch = max(a.rx_tail_batch, a.tx_tail_batch)
@@ -169,7 +182,7 @@ def main():
             "model_bound": model_bound(nic_busy_share, late, sent),
             "host_load": host_load(bool(os.environ.get("FAKE_GNF_HOST_LOADED"))),
         },
-        "summary": {},
+        "summary": summary,
     }
     if os.environ.get("FAKE_GNF_BAD_SCHEMA"):
         del doc["result"]["loss"]

@@ -71,3 +71,23 @@ def test_a_quick_matrix_with_the_real_gnf_runs_each_ring_count_and_writes_a_repo
     docs = [json.load(open(os.path.join(str(folder), t["json"]))) for t in rj["trials"]]
     assert {d["trial"]["queues"] for d in docs if d["trial"]["path"] == "cpu"} == {1, 2}
     assert (folder / "ndr_vs_rings.png").exists() and (folder / "latency_low_load.png").exists()
+
+
+def test_a_quick_cpu_ipsec_run_with_the_real_gnf_searches_both_variants_and_writes_a_report(real_gnf, tmp_path):
+    folder = run_py(real_gnf, tmp_path, "ipsec", "--paths", "cpu", "--ciphers", "gcm", "--speed", "10",
+                    "--trial-s", "0.1", "--warmup-s", "0.05")
+    md, rj = check_report(str(folder))
+    rows = {(r[0], r[1], r[2]): r for r in
+            tables(md)["AES-128-GCM: NDR, its cost and latency at low load, per variant, size and path"][1:]}
+    # The rates are the machine's (see the sweep above): that each variant was searched is asserted,
+    # and that the gateway encrypted, and the tunnel decrypted, every frame it did not lose.
+    for variant in ("encrypt", "tunnel"):
+        assert searched_rate(rows[(variant, "1420 B", "cpu")][3])[0] >= 0
+    docs = [json.load(open(os.path.join(str(folder), t["json"]))) for t in rj["trials"]]
+    searched = [d for d in docs if d["trial"]["path"] == "cpu"]
+    assert {os.path.basename(d["summary"]["config"]["file"]) for d in searched} == {
+        "ipsec-bench-gcm.toml", "ipsec-bench-gcm-tunnel.toml"}
+    for d in searched:
+        counters = [nf["counters"] for nf in d["summary"]["nf"]]
+        assert d["trial"]["nf"][:-1] in (["ipsec"], ["ipsec", "ipsec"]) and counters[0]["out_protected"] > 0
+        assert not [k for c in counters for k, v in c.items() if k.startswith("drop_") and v], counters

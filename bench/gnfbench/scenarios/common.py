@@ -62,12 +62,15 @@ class Context:
                                  for r in range(self.options.repetitions)]
         return self._floors[key]
 
-    def _measure(self, label, rep, knobs):
-        """The search's measure callable: one trial at `rate` pps with these knobs."""
+    def _measure(self, label, rep, knobs, loss=None):
+        """The search's measure callable: one trial at `rate` pps with these knobs. `loss`, when
+        given, is (lost frames, loss ratio) of a trial, for frames whose loss the sink's stamps
+        cannot tell (ESP hides them); else the trial's own `result.loss`."""
         def measure(rate, duration_s=None, verification=False):
             t = self.runner("%s-rep%d-%s%.0fpps" % (label, rep + 1, "verify-" if verification else "", rate),
                             rate_pps=round(rate), duration=duration_s or self.options.trial_s, **knobs)
-            return search.Outcome(rate, t.loss_count, t.loss_ratio, t.doc["trial"]["duration_s"], verification, t,
+            lost, ratio = loss(t) if loss else (t.loss_count, t.loss_ratio)
+            return search.Outcome(rate, lost, ratio, t.doc["trial"]["duration_s"], verification, t,
                                   offered=t.on_schedule, model_bound=t.model_bound, host_loaded=t.host_loaded)
         return measure
 
@@ -89,8 +92,9 @@ class Context:
             return pairs
         return self._guarded(knobs.get("path"), label, run_all)
 
-    def ndr_search(self, label, frame_size, **knobs):
-        """NDR alone (no PDR first: fewer trials) at `frame_size`, once per repetition.
+    def ndr_search(self, label, frame_size, loss=None, **knobs):
+        """NDR alone (no PDR first: fewer trials) at `frame_size`, once per repetition; `loss` as
+        _measure's.
 
         Returns [SearchResult], or None if the path cannot run here."""
         line_pps, resolution = line_and_resolution(self.options, frame_size)
@@ -98,7 +102,7 @@ class Context:
         def run_all():
             results = []
             for rep in range(self.options.repetitions):
-                results.append(search.search(self._measure(label, rep, knobs), line_pps, resolution, search.NDR,
+                results.append(search.search(self._measure(label, rep, knobs, loss), line_pps, resolution, search.NDR,
                                              verify=self.options.verify, verify_duration_s=self.options.verify_s))
                 self.report.search(label, frame_size, rep + 1, results[-1])
             return results

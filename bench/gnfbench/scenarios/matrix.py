@@ -4,7 +4,7 @@ load, and bypass against staged and cpu measured in the same run (issue 3)."""
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import (POINT_HEADERS, Point, describe_points, low_load_notes, point_cells, point_floor_row,
+from .throughput import (POINT_HEADERS, Point, low_load_notes, point_cells, point_floor_row, points_method,
                          search_table_note)
 
 # Issue 3's goal for bypass at 64 B: line rate (at the run's --speed) with zero loss and zero
@@ -64,14 +64,13 @@ class Matrix(Scenario):
     def run(self, ctx):
         o = ctx.options
         low_load = {"load": o.load}
-        ctx.report.method += [common.describe_common(ctx), common.describe_search(ctx, pdr=False), (
+        ctx.report.method += points_method(ctx, (
             "Paths %s run the same NF chain (%s) at each frame size with %s ring(s): rings = `--queues`, rx/tx queue "
             "pairs per port, served independently, with %d flows spread over them by RSS. The run goes size by size "
             "and, within a ring count, path after path, so the paths the ratios compare are measured minutes apart. "
             "The goal (issue 3): bypass at 64 B forwards line rate with zero loss and zero reordering, and its p50 at "
             "low load is at most %g µs." % (", ".join(o.paths), common.nf_text(o), ", ".join(map(str, o.rings)),
-                                            o.flows, P50_GOAL_US)),
-            describe_points(low_load)]
+                                            o.flows, P50_GOAL_US)), low_load)
         points, floors = {}, {}
         for size in o.sizes:
             for rings in o.rings:

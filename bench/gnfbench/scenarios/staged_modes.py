@@ -4,7 +4,7 @@ low load per mode, and which mode is faster where (issue 3)."""
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import (POINT_HEADERS, Point, describe_points, low_load_notes, point_cells, point_floor_row,
+from .throughput import (POINT_HEADERS, Point, low_load_notes, point_cells, point_floor_row, points_method,
                          search_table_note)
 
 MODES = ("zero-copy", "copy", "persistent")  # gnf bench --staged-mode
@@ -43,15 +43,14 @@ class StagedModes(Scenario):
         low_load = {"load": o.load}
         if o.paths != ["staged"]:
             ctx.report.note("`--paths %s` was ignored: the modes are the staged path's." % ",".join(o.paths))
-        ctx.report.method += [common.describe_common(ctx), common.describe_search(ctx, pdr=False), (
+        ctx.report.method += points_method(ctx, (
             "The staged path (`--path staged`) with the same NF chain (%s), %d ring(s), in each mode "
             "(`--staged-mode`; src/driver/gpu_nf_runner.h): zero-copy (one kernel launch per burst, reading and "
             "writing the packets in pinned host memory in place over PCIe), copy (copy the burst into GPU memory, "
             "run the kernel there, copy it back) and persistent (a kernel launched once polls a work queue; packets "
             "read in place as in zero-copy). The run goes size by size, mode after mode. A mode is called faster "
             "where its NDR is at or above the lowest rate at which the other failed (medians over repetitions); "
-            "where the search brackets overlap, the modes tie (≈)." % (common.nf_text(o), queues)),
-            describe_points(low_load)]
+            "where the search brackets overlap, the modes tie (≈)." % (common.nf_text(o), queues)), low_load)
         points, floors = {}, {}
         for size in o.sizes:
             for mode in MODES:

@@ -185,15 +185,17 @@ class Sweep:
 class Point:
     """One point of a matrix (a path at one frame size and ring count, or one staged mode): its NDR by
     RFC 2544 search, once per repetition, then `repetitions` trials at a fixed low load for latency
-    without queueing. Empty where the path cannot run here or the binary refused the setting (the
-    report's notes say which)."""
+    without queueing (none where `low_load` is None: frames whose stamps the sink cannot read have
+    no latency). Empty where the path cannot run here or the binary refused the setting (the
+    report's notes say which). `loss`: as Context.ndr_search's."""
 
-    def __init__(self, ctx, label, size, low_load, **knobs):
+    def __init__(self, ctx, label, size, low_load, loss=None, **knobs):
         self.size = size
         knobs.update(common.size_knobs(size))
-        self.searches = ctx.ndr_search(label, size, **knobs) or []
+        self.searches = ctx.ndr_search(label, size, loss=loss, **knobs) or []
         # Only after a search that ran: a refused setting would only be refused again.
-        self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if self.searches else []
+        ran = self.searches and low_load is not None
+        self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if ran else []
 
     def ndr_pps(self):
         return stats.Spread([r.rate_pps for r in self.searches])
@@ -263,6 +265,13 @@ def low_load_notes(ctx, points, low_load):
         ctx.report.note("At low load (%s) the NIC model took up to %s of frames off the wire late; their latency "
                         "includes that wait." % (common.offered_text(low_load), ", ".join(
                             "%.2f %% (%s)" % (pct, group) for group, pct in late.items())))
+
+
+def points_method(ctx, scenario_text, low_load):
+    """The method paragraphs of a scenario of points: the common ones, the NDR search, the scenario's
+    own text, then describe_points'."""
+    return [common.describe_common(ctx), common.describe_search(ctx, pdr=False), scenario_text,
+            describe_points(low_load)]
 
 
 def describe_points(low_load):
