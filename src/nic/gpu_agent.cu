@@ -37,6 +37,7 @@ constexpr uint32_t kStopStride = 32;
 
 // A block times its direction's phases only (GpuAgent::loops() reports each direction's four).
 enum Phase : uint32_t { kPoll, kRxDecide, kRxCopy, kRxCommit, kTxDecide, kTxCopy, kTxCommit, kPhaseSlots };
+static_assert(GpuAgent::kPhaseCount <= LoopPhases::kMaxPhases);
 
 // What each block's first warp counts, published in this order into pinned memory: the counters, then
 // a diagnostic, the rounds gone and the time each phase of them took (GpuAgent::kPhaseNames).
@@ -107,8 +108,9 @@ __device__ uint32_t warp_sum(uint32_t v) {
 // that is not one) are not copied, as an IOMMU would refuse them; lane 0 counts them and keeps the
 // first one's values, which stop() reports. The frames themselves are counted where they are
 // lost: rx_dma_refused, tx_bad_desc. Bypass at 300 B with 16 queues and 12 Mpps met rx
-// descriptors still in write-back format past RDT (bench/results/2026-11-24-session13, run 7):
-// without this check the copy faulted and took the GPU context down; the cause is not found yet.
+// descriptors whose buffer address was an RSS hash and a packet type (bench/results/2026-11-24-
+// session13, run 7): without this check the copy faulted and took the GPU context down. The cause,
+// write-back fields stored after the fence that releases DD, is fixed in rx_round (session 14).
 __device__ void note_faults(bool bad, uint64_t kind, uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t* stats) {
   const uint32_t faults = __ballot_sync(kFullMask, bad);
   if (!faults) return;
