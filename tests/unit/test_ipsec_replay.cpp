@@ -2,8 +2,11 @@
 // plain set of the numbers seen for long random runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
+#include <thread>
+#include <vector>
 
 #include "nf/ipsec/replay.h"
 
@@ -61,4 +64,30 @@ TEST(IpsecReplay, InfersTheHighHalfOfExtendedSequenceNumbers) {
   EXPECT_EQ(replay_infer_sequence(w, kSize, true, 5), 0x2'0000'0005ull);
   EXPECT_EQ(replay_infer_sequence(w, kSize, true, 0xFFFFFFC0u), 0x1'FFFF'FFC0ull);
   EXPECT_EQ(replay_infer_sequence(w, kSize, false, 5), 5u);  // without ESN: the wire's number
+}
+
+// Several host threads on one window (an SA reached through two ports): each number, offered by
+// every thread, is accepted exactly once.
+TEST(IpsecReplay, ThreadsOnOneWindowAcceptEachNumberOnce) {
+  constexpr uint32_t kSize = kMaxReplayWindow;
+  constexpr int kThreads = 4;
+  ReplayWindow w{};
+  std::vector<std::vector<uint8_t>> accepted(kThreads, std::vector<uint8_t>(kSize + 1));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<uint64_t> order(kSize);
+      for (uint32_t i = 0; i < kSize; ++i) order[i] = i + 1;
+      std::shuffle(order.begin(), order.end(), std::mt19937_64(t));
+      for (uint64_t seq : order)
+        if (replay_check(w, kSize, seq) == ReplayVerdict::New && replay_accept(w, kSize, seq) == ReplayVerdict::New)
+          accepted[t][seq] = 1;
+    });
+  for (std::thread& t : threads) t.join();
+  for (uint64_t seq = 1; seq <= kSize; ++seq) {
+    int times = 0;
+    for (int t = 0; t < kThreads; ++t) times += accepted[t][seq];
+    ASSERT_EQ(times, 1) << "number " << seq;
+  }
+  EXPECT_EQ(w.top, kSize);
 }

@@ -120,19 +120,12 @@ GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& 
   if (layout != kIpsecGoOn) return layout;
 
   ReplayWindow& window = v.windows[sa_index];
-  ReplayVerdict replay;
-  {
-    ReplayWindowLock hold(window);
-    job.seq = replay_infer_sequence(window, sa.replay_window, sa.esn, wire::load_be32(esp + 4));
-    replay = replay_check(window, sa.replay_window, job.seq);
-  }
+  job.seq = replay_infer_sequence(window, sa.replay_window, sa.esn, wire::load_be32(esp + 4));
+  ReplayVerdict replay = replay_check(window, sa.replay_window, job.seq);
   if (replay == ReplayVerdict::Replayed) return kIpsecDropReplayed;
   if (replay == ReplayVerdict::OutsideWindow) return kIpsecDropOutsideWindow;
   if (!cipher.open(sa_index, sa, job)) return kIpsecDropIcvMismatch;
-  {
-    ReplayWindowLock hold(window);
-    replay = replay_accept(window, sa.replay_window, job.seq);
-  }
+  replay = replay_accept(window, sa.replay_window, job.seq);
   if (replay == ReplayVerdict::Replayed) return kIpsecDropReplayed;
   if (replay == ReplayVerdict::OutsideWindow) return kIpsecDropOutsideWindow;
 
