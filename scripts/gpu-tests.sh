@@ -86,11 +86,12 @@ if has sanitize; then
   # compute-sanitizer runs one kernel at a time, so kernels that wait on each other (the bypass
   # driver and the GPU agent, the staged persistent kernels, the GPU clock beside another kernel)
   # never finish under it. The kernels that can run alone are covered: the GPU agent driven by a host
-  # thread (GpuAgent.*), the NF kernels, the ESP cipher, the table replay, the clock (Tracking: it alone). The bypass
-  # driver's kernel needs the agent beside it and is not covered. Tests that move many packets or
+  # thread (GpuAgent.*), the NF kernels, the ESP cipher, the anti-replay window, the table replay,
+  # the clock (Tracking: it alone). The bypass driver's kernel needs the agent beside it and is not
+  # covered. Tests that move many packets or
   # depend on timing are left out. NidsOnGpu is nids's kernel alone, its alert ring included
   # (NidsGpuPaths runs the persistent kernels: left out).
-  filter='--gtest_filter=*GpuAgent*:*NfChainOnGpu*:*MemoryDomains*:*GpuClock.Tracking*:*Lpm4OnGpu*:*Lpm6OnGpu*:*AclOnGpu*:*AclNfOnGpu*:*EspCipherOnGpu*:*NidsOnGpu*'
+  filter='--gtest_filter=*GpuAgent*:*NfChainOnGpu*:*MemoryDomains*:*GpuClock.Tracking*:*Lpm4OnGpu*:*Lpm6OnGpu*:*AclOnGpu*:*AclNfOnGpu*:*EspCipherOnGpu*:*ReplayOnGpu*:*NidsOnGpu*'
   # The l3fwd test (a 460k-route table, its GPU copy updated by the replay kernel) under memcheck
   # only: racecheck looks for shared-memory hazards, and neither of its kernels uses shared memory
   # (racecheck did not finish it within 200 s).

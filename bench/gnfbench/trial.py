@@ -16,7 +16,7 @@ from . import schema
 VALUE_FLAGS = ("config", "path", "ports", "speed", "queues", "size", "flows", "ip", "load", "rate_pps", "rate_gbps",
                "warmup", "duration", "burst", "rx_ring", "tx_ring", "rx_tail_batch", "tx_tail_batch",
                "tail_timeout_ns", "tx_completion", "tx_full", "nic_threads", "driver_threads", "staged_mode",
-               "staged_depth", "one_way")
+               "staged_depth", "nf_blocks", "one_way")
 BARE_FLAGS = ("calibrate", "imix", "no_drop_en", "tx_writeback_fc")
 RATE_KNOBS = ("load", "rate_pps", "rate_gbps")
 

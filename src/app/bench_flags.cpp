@@ -154,6 +154,8 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
         "Staged path: how bursts reach the GPU");
   c.add(cmd, "--staged-depth", Table::Driver, "staged_depth", ctl::rule::kStagedDepth,
         "Staged path: bursts on the GPU at once per plane");
+  c.add(cmd, "--nf-blocks", Table::Driver, "nf_blocks", ctl::rule::kNfBlocks,
+        "Bypass: thread blocks per queue beside the ring's that share each burst's NF work");
   cmd.add_flag("--tx-writeback-fc", f.tx_writeback_fc, "Tx write-back flow control (= --tx-completion writeback)");
   c.add(cmd, "--one-way", Table::Driver, "one_way", driver::one_way_names(),
         "Bypass: time one side of the GPU: rx (the GPU is the sink) or tx (from the GPU's hand-over to the wire)");

@@ -81,6 +81,7 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
             {"tx_completion", driver::tx_completion_name(d.tx_completion)},
             {"tx_full", driver::tx_full_name(d.tx_full_wait)},
             {"drop_en", d.drop_en},
+            {"nf_blocks", d.nf_blocks},
             {"threads", pipeline.driver_thread_count()}}},
           {"nic_threads", pipeline.nic_thread_count()},
           {"threads_pinned", pipeline.threads_pinned()},

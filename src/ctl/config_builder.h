@@ -68,6 +68,7 @@ void for_each_driver_count(AnyConfig& c, Visit&& visit) {
   visit("tx_tail_batch", rule::kTailBatch, c.driver.tx_tail_batch);
   visit("tail_timeout_ns", rule::kTailTimeoutNs, c.driver.tail_timeout_ns);
   visit("staged_depth", rule::kStagedDepth, c.driver.staged_depth);
+  visit("nf_blocks", rule::kNfBlocks, c.driver.nf_blocks);
   visit("threads", rule::kDriverThreads, c.driver_threads);
 }
 

@@ -77,6 +77,7 @@ inline const IntRule kPoolSlots{0, 1 << 24};
 inline const IntRule kTailBatch{1, 4096};
 inline const IntRule kTailTimeoutNs{1, 1'000'000'000};
 inline const IntRule kStagedDepth{1, 64};
+inline const IntRule kNfBlocks{0, 15};
 inline const IntRule kDriverThreads{0, nic::kMaxQueues};  // 0: one per queue
 // [nic] threads; `--nic-threads`.
 inline const IntRule kNicThreads{1, 64};

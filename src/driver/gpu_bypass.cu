@@ -44,6 +44,7 @@ static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packe
 struct GpuBypass::Impl {
   std::vector<QueueRings> rings;  // per plane, in GPU memory
   mem::Block plane_states;        // DevPlane[planes] in GPU memory
+  mem::Block nf_shares;           // NfShare[planes] in GPU memory, with nf_blocks
   mem::Block pinned;              // counters, the control mailbox, exception rings: mapped host memory
   GpuPlaneCounters* counters = nullptr;
   Control* control = nullptr;
@@ -57,6 +58,7 @@ struct GpuBypass::Impl {
   nf::NfChainView chain;
   KernelConfig config{};
   uint32_t threads = 0;
+  uint32_t blocks = 0;  // the planes' and their NF blocks
   cudaStream_t stream = nullptr;
   bool running = false;
 };
@@ -68,22 +70,28 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   const DriverOptions options = unresolved.resolved(true);
   Impl& m = *impl_;
   m.chain = chain;
-  m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr};
+  m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr, planes_, options.nf_blocks,
+                          nullptr};
   m.threads = (options.burst + kWarpSize - 1) / kWarpSize * kWarpSize;
+  m.blocks = planes_ * (1 + options.nf_blocks);
 
   // Every block spins for good: all of them must be resident at once.
   int device = 0, sms = 0, per_sm = 0;
   GNF_CUDA_CHECK(cudaGetDevice(&device));
   GNF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GNF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bypass_kernel, int(m.threads), 0));
-  if (uint64_t(sms) * uint64_t(per_sm) < planes_)
-    throw UserError(fmt::format("the bypass path runs one resident thread block per queue; this GPU holds {} of {} "
-                                "threads at once, fewer than the {} queues",
-                                uint64_t(sms) * uint64_t(per_sm), m.threads, planes_));
+  if (uint64_t(sms) * uint64_t(per_sm) < m.blocks)
+    throw UserError(fmt::format("the bypass path runs {} resident thread block(s) per queue (driver.nf_blocks + 1); "
+                                "this GPU holds {} of {} threads at once, fewer than the {} blocks of {} queues",
+                                1 + options.nf_blocks, uint64_t(sms) * uint64_t(per_sm), m.threads, m.blocks, planes_));
+  if (options.nf_blocks != 0) {
+    m.nf_shares = mem::Block(mem::Domain::Device, planes_ * sizeof(NfShare));
+    m.config.shares = reinterpret_cast<NfShare*>(m.nf_shares.data());
+  }
 
-  // Pinned: per plane its counters, then the control mailbox, then per plane an exception ring and
+  // Pinned: per block its counters, then the control mailbox, then per plane an exception ring and
   // an arrival ring (head and tail on cache lines of their own, then the entries).
-  const size_t counters_bytes = align_up(planes_ * sizeof(GpuPlaneCounters));
+  const size_t counters_bytes = align_up(m.blocks * sizeof(GpuPlaneCounters));
   const size_t control_bytes = align_up(sizeof(Control));
   const uint32_t entry_bytes = options.slot_bytes() + 16;  // a frame may have grown into its headroom
   const size_t exception_bytes = 2 * kAlign + size_t(kExceptionRingEntries) * entry_bytes;
@@ -139,7 +147,9 @@ void GpuBypass::start(uint32_t) {
   Impl& m = *impl_;
   if (m.running) return;
   m.control->clear_stop();
-  bypass_kernel<<<planes_, m.threads, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()),
+  // The NF blocks' hand-over counts from zero at every launch (NfShare).
+  if (m.nf_shares.size()) GNF_CUDA_CHECK(cudaMemsetAsync(m.nf_shares.data(), 0, m.nf_shares.size(), m.stream));
+  bypass_kernel<<<m.blocks, m.threads, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()),
                                                      reinterpret_cast<uint64_t*>(m.counters),
                                                      sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.control,
                                                      m.config);
@@ -178,8 +188,8 @@ DriverTotals GpuBypass::counters() const {
   auto* total = reinterpret_cast<uint64_t*>(&sum);
   const volatile uint64_t* c = reinterpret_cast<const volatile uint64_t*>(impl_->counters);
   const size_t words = sizeof(GpuPlaneCounters) / sizeof(uint64_t);
-  for (uint32_t q = 0; q < planes_; ++q)
-    for (size_t k = 0; k < words; ++k) total[k] += c[q * words + k];
+  for (uint32_t b = 0; b < impl_->blocks; ++b)  // an NF block counts only its NF counters
+    for (size_t k = 0; k < words; ++k) total[k] += c[b * words + k];
   DriverTotals totals;
   static_cast<DriverCounterValues&>(totals) = sum;
   std::memcpy(totals.nf, sum.nf, sizeof(totals.nf));

@@ -39,6 +39,7 @@ struct BlockShared {
   uint32_t port_room[nf::kMaxPorts];  // per output port: the burst's packets first, then how many fit
   uint32_t done_until[nf::kMaxPorts];
   uint32_t ready;
+  uint32_t posted;  // bursts posted to the plane's NF blocks (NfShare), or seen by an NF block
   uint32_t stop;
   uint32_t reclaim;
   uint32_t exception_room;
@@ -181,6 +182,30 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
   *entry = ArrivalRecord{wire::load_le64(stamp), wire::load_le64(stamp + 8), seen_ns, r.len, 0};
 }
 
+// Every thread of a ring's block: runs the NF chain on the burst's packets with the plane's NF
+// blocks (NfShare says who runs which, and the ordering); `r` is this thread's packet (t < n).
+__device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfChainView& chain, nf::PacketRef& r,
+                              uint32_t n, BlockShared& sh) {
+  const uint32_t t = threadIdx.x, ways = nf_blocks + 1;
+  const bool mine = t < n && t % ways == 0, theirs = t < n && !mine;
+  if (theirs) share.refs[t] = r;
+  __syncthreads();
+  if (t == 0) {
+    share.count = n;
+    __threadfence();
+    store_gpu<MemoryOrder::Relaxed>(&share.posted, ++sh.posted);
+  }
+  if (mine) nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
+  if (t == 0) {
+    const uint32_t all_done = sh.posted * nf_blocks;
+    while (load_gpu<MemoryOrder::Relaxed>(&share.done) != all_done) {
+    }
+    acquire_fence_gpu();
+  }
+  __syncthreads();
+  if (theirs) r = share.refs[t];
+}
+
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
                               const Control* control, BlockShared& sh, PhaseLaps& laps) {
@@ -216,8 +241,10 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
 
   // Take, refill, run the NF chain.
   nf::PacketRef r{};
-  if (t < n) {
-    r = ring.take(t, pool.peek(t), uint16_t(p));
+  if (t < n) r = ring.take(t, pool.peek(t), uint16_t(p));
+  if (config.nf_blocks != 0 && n > 1) {
+    run_nf_shared(config.shares[blockIdx.x], config.nf_blocks, chain, r, n, sh);
+  } else if (t < n) {
     nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
   }
   __syncthreads();
@@ -338,6 +365,41 @@ __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, 
     for (int k = 0; k < nf::NfCounters::kMax; ++k) out[kNfWords + e * nf::NfCounters::kMax + k] = sh.nf_totals[e][k];
 }
 
+// Every thread of an NF block: runs its share of each burst its plane posts, until the plane stops.
+__device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks, const nf::NfChainView& chain,
+                               BlockShared& sh, volatile uint64_t* out) {
+  const uint32_t t = threadIdx.x, ways = nf_blocks + 1;
+  for (uint32_t round = 1;; ++round) {
+    if (t == 0) {
+      uint32_t posted = sh.posted;
+      bool stop = false;
+      // The stop word is set only after the ring's block saw every posted burst done, so a burst
+      // is never left behind.
+      while ((posted = load_gpu<MemoryOrder::Relaxed>(&share.posted)) == sh.posted &&
+             !(stop = load_gpu<MemoryOrder::Relaxed>(&share.stop) != 0)) {
+      }
+      acquire_fence_gpu();
+      sh.stop = stop && posted == sh.posted;
+      sh.posted = posted;
+    }
+    __syncthreads();
+    if (sh.stop) break;
+    const uint32_t i = t * ways + rank + 1;
+    if (i < share.count) {
+      nf::PacketRef r = share.refs[i];
+      nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
+      share.refs[i] = r;
+    }
+    __syncthreads();
+    if (t == 0) {
+      __threadfence();
+      atomicAdd(&share.done, 1u);
+      if ((round & 63) == 0) publish_counters(sh, out, chain.count, 0);
+    }
+  }
+  if (t == 0) publish_counters(sh, out, chain.count, 0);
+}
+
 }  // namespace
 
 __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uint64_t* counters,
@@ -350,7 +412,6 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   // round reads dozens of fields one after another (session 13: the round was 11-19 µs).
   __shared__ DevPlane plane;
   const uint32_t t = threadIdx.x;
-  copy_words(&plane, &planes[blockIdx.x]);
   volatile uint64_t* out = counters + size_t(blockIdx.x) * counters_stride;
   // A restart carries on counting where the last run stopped.
   if (t == 0) {
@@ -359,7 +420,16 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
     for (int k = 0; k < kPhaseCount; ++k) sh.phase_ns[k] = out[kPhaseWords + k];
     for (uint32_t e = 0; e < nf::kMaxChainLength; ++e)
       for (int k = 0; k < nf::NfCounters::kMax; ++k) sh.nf_totals[e][k] = out[kNfWords + e * nf::NfCounters::kMax + k];
+    sh.posted = 0;  // the host zeroed the NfShares
   }
+  if (blockIdx.x >= config.planes) {  // an NF block
+    const uint32_t helper = blockIdx.x - config.planes;
+    __syncthreads();
+    serve_nf_share(config.shares[helper / config.nf_blocks], helper % config.nf_blocks, config.nf_blocks, chain, sh,
+                   out);
+    return;
+  }
+  copy_words(&plane, &planes[blockIdx.x]);
   uint64_t iteration = out[kPollsWord];
   PhaseLaps laps;
   __syncthreads();
@@ -396,6 +466,8 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
       sh.stats[kTails] += plane.tx[o].publish(0, true, doorbells);
     }
     publish_counters(sh, out, chain.count, iteration);
+    // Every posted burst is done (run_nf_shared waited), so the NF blocks leave nothing behind.
+    if (config.nf_blocks != 0) store_gpu<MemoryOrder::Relaxed>(&config.shares[blockIdx.x].stop, 1u);
   }
   __syncthreads();
   copy_words(&planes[blockIdx.x], &plane);

@@ -1,7 +1,8 @@
 // The bypass path's persistent kernel and the device-side state it works on. Included by
 // gpu_bypass.cu only; split out so that the driver's data path reads top to bottom on its own.
 //
-// One thread block per plane q; the block serves rx queue q of every port, then, per burst:
+// One thread block per plane q (and, with nf_blocks, that many more that share its NF work: NfShare);
+// the block serves rx queue q of every port, then, per burst:
 //   poll   each thread checks one descriptor's DD (thread t: the t-th after `next`);
 //   take   the leading run of done descriptors is the burst; each thread takes its packet and
 //          refills the descriptor with a fresh slot from the ring's pool;
@@ -61,6 +62,25 @@ struct DevPlane {
   uint32_t ports;
 };
 
+// A plane's bursts shared out to its NF blocks (DriverOptions::nf_blocks), in GPU memory; the host
+// zeroes it before every launch. With W = 1 + nf_blocks ways, packet i of a burst is run by the
+// ring's block when i % W == 0 and by NF block i % W - 1 otherwise; every block runs its packets a
+// thread each. The ring's block posts a burst (its refs, then `count`, then `posted`), runs its own
+// share and waits until `done` says every NF block has finished; only then does it read the refs
+// back and place the packets. Each word is written by one side and read by the other, and each hand-
+// over is a fence and a relaxed store (or add) met by a relaxed poll and an acquire fence, at device
+// scope (sync/ordering.h: polling on the GPU). The refs and the packets' bytes that the NF blocks
+// rewrite are therefore seen by the ring's block, and through its doorbell fences by the NIC.
+struct NfShare {
+  uint32_t posted;  // bursts posted since launch
+  uint32_t count;   // packets in the latest
+  uint32_t stop;    // the ring's block has stopped: its NF blocks return
+  uint32_t pad_[29];
+  uint32_t done;    // bursts finished, summed over the NF blocks: posted * nf_blocks when all are
+  uint32_t pad2_[31];
+  nf::PacketRef refs[kMaxBurst];
+};
+
 // Tail batching and the tx completion mode travel in the rings' refs; the batching's timeouts
 // count by the GPU's global timer.
 struct KernelConfig {
@@ -68,6 +88,9 @@ struct KernelConfig {
   bool tx_full_wait;
   OneWay one_way;
   const int64_t* host_minus_gpu_ns;  // GPU memory (GpuClock): host time = global timer + this
+  uint32_t planes;     // blocks 0 .. planes - 1 serve the rings; the rest are NF blocks
+  uint32_t nf_blocks;  // per plane: block planes + q * nf_blocks + k is plane q's k-th
+  NfShare* shares;     // per plane, with nf_blocks
 };
 
 // What the kernel publishes per plane, in the order of GpuPlaneCounters' first fields.

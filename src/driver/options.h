@@ -59,6 +59,10 @@ struct DriverOptions {
   StagedMode staged_mode = StagedMode::ZeroCopy;
   uint32_t staged_depth = 4;
   OneWay one_way = OneWay::Off;
+  // The bypass path: thread blocks per queue beside the ring's own that share each burst's NF work
+  // (a thread per packet in every block), so that an NF heavier than a queue's one SM can carry
+  // (ipsec, nids) runs on 1 + nf_blocks SMs per queue. 0: the ring's block runs the NF alone.
+  uint32_t nf_blocks = 0;
 
   uint32_t slot_bytes() const { return headroom + slot_size; }
   uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }

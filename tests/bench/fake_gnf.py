@@ -64,6 +64,7 @@ def parse(argv):
     b.add_argument("--no-drop-en", action="store_true")
     b.add_argument("--staged-mode", choices=["zero-copy", "copy", "persistent"])
     b.add_argument("--staged-depth", type=int)
+    b.add_argument("--nf-blocks", type=int, default=0)
     b.add_argument("--tx-writeback-fc", action="store_true")
     b.add_argument("--one-way", choices=["rx", "tx"])
     b.add_argument("--json", required=True)
@@ -151,7 +152,7 @@ def main():
                 "burst": a.burst or 32, "rx_ring": a.rx_ring or 512, "tx_ring": a.tx_ring or 512,
                 "rx_tail_batch": a.rx_tail_batch, "tx_tail_batch": a.tx_tail_batch,
                 "tail_timeout_ns": a.tail_timeout_ns, "tx_completion": a.tx_completion, "tx_full": a.tx_full,
-                "drop_en": not a.no_drop_en, "threads": threads},
+                "drop_en": not a.no_drop_en, "nf_blocks": a.nf_blocks, "threads": threads},
             "nic_threads": a.nic_threads or 1,
             "threads_pinned": True,
         },

@@ -33,7 +33,7 @@ def every_knob():
               "ip": 6, "load": 50, "rate_pps": None, "rate_gbps": None, "warmup": 0.1, "duration": 0.2, "burst": 32,
               "rx_ring": 256, "tx_ring": 256, "rx_tail_batch": 8, "tx_tail_batch": 8, "tail_timeout_ns": 2500,
               "tx_completion": "writeback", "tx_full": "wait", "nic_threads": 2, "driver_threads": 2,
-              "staged_mode": "copy", "staged_depth": 2, "one_way": "rx"}
+              "staged_mode": "copy", "staged_depth": 2, "nf_blocks": 1, "one_way": "rx"}
     values.update({flag: True for flag in trial.BARE_FLAGS if flag != "imix"})
     assert set(values) == set(trial.VALUE_FLAGS) | set(trial.BARE_FLAGS) - {"imix"}
     return values

@@ -40,6 +40,7 @@ struct PathVariant {
   ctl::PathKind path;
   driver::StagedMode staged_mode = driver::StagedMode::ZeroCopy;
   uint32_t headroom = driver::DriverOptions{}.headroom;
+  uint32_t nf_blocks = 0;
 };
 
 inline const PathVariant kPathVariants[] = {
@@ -51,12 +52,15 @@ inline const PathVariant kPathVariants[] = {
     {"bypass", ctl::PathKind::Bypass},
     {"bypass, no headroom", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 0},
     {"bypass, headroom 1024", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy, 1024},
+    {"bypass, 3 NF blocks a queue", ctl::PathKind::Bypass, driver::StagedMode::ZeroCopy,
+     driver::DriverOptions{}.headroom, 3},
 };
 
 inline void on_path(ctl::Config& c, const PathVariant& v) {
   c.path = v.path;
   c.driver.staged_mode = v.staged_mode;
   c.driver.headroom = v.headroom;
+  c.driver.nf_blocks = v.nf_blocks;
 }
 
 // Lossless: a full tx ring holds the driver, a ring without descriptors holds the port (no

@@ -123,8 +123,8 @@ def ndr_search_trials(options, frame_size):
 # Knobs that configure the driver or the NF: a calibration trial has neither, so they are left out
 # of it. The config file stays: its ports (buffers, speed) shape the floor too.
 DRIVER_KNOBS = ("burst", "rx_ring", "tx_ring", "rx_tail_batch", "tx_tail_batch", "tail_timeout_ns", "tx_completion",
-                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "staged_depth", "one_way",
-                "tx_writeback_fc")
+                "tx_full", "no_drop_en", "driver_threads", "staged_mode", "staged_depth", "nf_blocks",
+                "one_way", "tx_writeback_fc")
 
 
 def size_knobs(size):
