@@ -93,6 +93,8 @@ def parser():
     p.add_argument("--variants", type=_variants, help="ipsec: encrypt (one gateway's outbound side) and/or tunnel "
                                                       "(encrypted and decrypted again in one pass)")
     p.add_argument("--esp-json", help="ipsec: gnf-esp-bench's --json output, shown beside the gateway's rates")
+    p.add_argument("--nids-json", help="nids: gnf-nids-bench's --json output: matching on the GPU beside Hyperscan, "
+                                       "and the automaton's memory and build time")
     p.add_argument("--config", action="append", help="gnf config file (ports, driver, NF chain); several: one "
                                                      "series each in sweep and paths")
     return p

@@ -18,8 +18,9 @@ and writes schema-valid JSON at once (no waiting) whose numbers follow simple ru
   $FAKE_GNF_HOST_LOADED=1 one that gave them half (loaded).
 - the summary (whole trial, warm-up included): the frames generated, those delivered to port 1's
   sink, stamped or (FAKE_GNF_UNSTAMPED=TEXT, for trials whose --config contains TEXT: the ipsec
-  gateway's ESP) not, when result.received is 0 and every window frame lost to the stamps; and with
-  FAKE_GNF_IPSEC_DROP=N an ipsec element whose drop_replayed counter is N.
+  gateway's ESP) not, when result.received is 0 and every window frame lost to the stamps; with
+  FAKE_GNF_IPSEC_DROP=N an ipsec element whose drop_replayed counter is N; and, for a --config that
+  names nids, a nids element whose packets are clean but FAKE_GNF_NIDS_ALERTED (default 0).
 Environment: FAKE_GNF_NO_GPU=1 refuses staged/bypass like a machine without a GPU;
 FAKE_GNF_REFUSE=FLAG refuses a flag (e.g. one-way) as "not supported yet"; FAKE_GNF_EXIT=N exits N
 after writing nothing; FAKE_GNF_BAD_SCHEMA=1 drops result.loss; FAKE_GNF_LOG=FILE appends each argv.
@@ -118,6 +119,10 @@ def main():
                "sinks": [{"port": "port1", "stamped_frames": delivered, "foreign_frames": 0}],
                "nf": [{"type": "ipsec", "counters": {"out_protected": delivered,
                                                      "drop_replayed": int(os.environ.get("FAKE_GNF_IPSEC_DROP", 0))}}]}
+    if "nids" in os.path.basename(a.config or ""):
+        alerted = int(os.environ.get("FAKE_GNF_NIDS_ALERTED", 0))
+        summary["nf"].insert(0, {"type": "nids", "counters": {"clean": delivered - alerted, "alerted": alerted,
+                                                              "dropped": 0, "alerts": alerted}})
     if unstamped and unstamped in (a.config or ""):
         received = 0
         summary["sinks"][0].update(stamped_frames=0, foreign_frames=delivered)

@@ -10,7 +10,7 @@ from reportcheck import check_report, searched_rate, tables
 
 PAPER_NUMBERS = {"rings": "74.78", "tail-batching": "8.14", "writeback": "15.79", "one-way": "3.37",
                  "paths": "11.2", "sweep": None, "calibrate": None, "matrix": None, "staged-modes": None,
-                 "ipsec": None}
+                 "ipsec": None, "nids": None}
 
 
 def run_cli(fake_gnf, root, *args):

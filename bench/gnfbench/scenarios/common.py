@@ -205,6 +205,27 @@ def pcie(direction):
     return lambda t: t.result["pcie"]["bytes_per_packet"][direction]
 
 
+def number(value, fmt="{:.1f}"):
+    """A value that may be missing: formatted, or "–"."""
+    return "–" if value is None else fmt.format(value)
+
+
+def nf_counters_moved(trials, nf_type, wanted):
+    """{counter: [value per trial where it moved]} of the `nf_type` elements' counters whose names
+    `wanted` accepts, over the whole of each trial (its JSON's summary.nf)."""
+    moved = {}
+    for t in trials:
+        totals = {}
+        for nf in t.doc["summary"].get("nf", []):
+            if nf["type"] == nf_type:
+                for name, value in nf["counters"].items():
+                    if wanted(name) and value:
+                        totals[name] = totals.get(name, 0) + value
+        for name, value in totals.items():
+            moved.setdefault(name, []).append(value)
+    return moved
+
+
 def floor_row(label_cells, trials, columns=LATENCY_COLUMNS, blanks=0):
     """A calibration-floor row: the label cells (the last one says what the floor is of), the
     measured cells, then `blanks` "–" cells (paper columns: the papers have no floor)."""

@@ -8,7 +8,8 @@ import os
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import POINT_HEADERS, Point, low_load_notes, point_cells, point_floor_row, points_method
+from .throughput import (POINT_HEADERS, Point, cores_cells, low_load_notes, point_cells, point_floor_row,
+                         points_method)
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 # --ciphers name -> (what the report calls it, gnf-esp-bench's `algorithm`)
@@ -34,17 +35,6 @@ def esp_loss(t):
     return lost, lost / generated if generated else 0.0
 
 
-def ipsec_drops(t):
-    """{counter: frames} of the trial's ipsec elements' drop counters that moved (whole trial)."""
-    drops = {}
-    for nf in t.doc["summary"].get("nf", []):
-        if nf["type"] == "ipsec":
-            for name, value in nf["counters"].items():
-                if name.startswith("drop_") and value:
-                    drops[name] = drops.get(name, 0) + value
-    return drops
-
-
 def load_esp(path):
     """gnf-esp-bench's results by (algorithm, size, op): {"gpu_thread_per_packet", "openssl_1_core",
     "openssl_all_cores": {gbps, mpps}} and the thread count of its all-cores figure."""
@@ -59,10 +49,6 @@ def combined_gbps(rows, key):
     if not rates_gbps or not all(rates_gbps):
         return None
     return 1 / sum(1 / g for g in rates_gbps)
-
-
-def number(value, fmt="{:.1f}"):
-    return "–" if value is None else fmt.format(value)
 
 
 def describe_variants(o):
@@ -155,7 +141,7 @@ class Ipsec(Scenario):
                     for path in o.paths:
                         point = points[(cipher, variant, size, path)]
                         rows.append([CIPHERS[cipher][0], variant, rates.size_label(size), path]
-                                    + self.cores_cells(point)
+                                    + cores_cells(point, GOAL_GBPS)
                                     + (self.esp_cells(esp[0], cipher, variant, size) if esp else []))
         ctx.report.table(
             "How many cores a %d G IPsec gateway needs on each path" % GOAL_GBPS, headers, rows,
@@ -168,19 +154,6 @@ class Ipsec(Scenario):
                      GOAL_GBPS, GOAL_GBPS, GOAL_GBPS, GOAL_GBPS))
 
     @staticmethod
-    def cores_cells(point, unit=""):
-        """NDR Gbit/s (with `unit`), driver cores, driver busy cores, NIC-model cores, driver busy cores
-        scaled to GOAL_GBPS."""
-        ndr = point.ndr_pps()
-        gbps = ndr.median * rates.gbps_l1(1, point.size) if ndr.median else None
-        busy = common.spread(point.at_ndr(), common.busy_cores("driver")).median
-        scaled = "–" if not gbps or busy is None else "%.1f" % (busy * GOAL_GBPS / gbps)
-        return ([common.bound_rate(ndr.format("{:.2f}", rates.gbps_l1(1, point.size)), point.searches, unit)]
-                + common.cells(point.at_ndr(), [(common.cores("driver"), "{:.2f}", 1),
-                                                (common.busy_cores("driver"), "{:.2f}", 1),
-                                                (common.cores("nic"), "{:.2f}", 1)]) + [scaled])
-
-    @staticmethod
     def esp_cells(esp, cipher, variant, size):
         size_name = size if size == rates.IMIX_LABEL else str(size)
         rows = [esp.get((CIPHERS[cipher][1], size_name, op)) for op in VARIANTS[variant][1]]
@@ -188,7 +161,8 @@ class Ipsec(Scenario):
             return ["–"] * 4
         gpu, one, all_cores = (combined_gbps(rows, key) for key in
                                ("gpu_thread_per_packet", "openssl_1_core", "openssl_all_cores"))
-        return [number(gpu), number(one), number(all_cores), number(GOAL_GBPS / one if one else None)]
+        return [common.number(gpu), common.number(one), common.number(all_cores),
+                common.number(GOAL_GBPS / one if one else None)]
 
     def figures(self, ctx, points):
         o = ctx.options
@@ -205,10 +179,7 @@ class Ipsec(Scenario):
         low_load_notes(ctx, [(path, "%s %s %s %s" % (cipher, variant, rates.size_label(size), path), point)
                              for (cipher, variant, size, path), point in points.items() if variant == "tunnel"],
                        {"load": ctx.options.load})
-        dropped = {}
-        for t in ctx.runner.trials:
-            for name, value in ipsec_drops(t).items():
-                dropped.setdefault(name, []).append(value)
+        dropped = common.nf_counters_moved(ctx.runner.trials, "ipsec", lambda name: name.startswith("drop_"))
         if dropped:
             ctx.report.note("The ipsec elements dropped frames in some trials (a gateway that is keeping up drops "
                             "none: each is a fault to look into): %s." % ", ".join(
@@ -226,7 +197,7 @@ class Ipsec(Scenario):
                 if not point.searches:
                     cells.append("%s –" % path)
                     continue
-                ndr_gbps, _, busy, _, scaled = self.cores_cells(point, " Gbit/s")
+                ndr_gbps, _, busy, _, scaled = cores_cells(point, GOAL_GBPS, " Gbit/s")
                 cells.append("%s %s (%s busy driver cores, %s at %d G)" % (path, ndr_gbps, busy, scaled, GOAL_GBPS))
             parts.append("%s %s %s: %s" % (CIPHERS[cipher][0], variant, rates.size_label(size), ", ".join(cells)))
         return "; ".join(parts)

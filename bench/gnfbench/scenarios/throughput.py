@@ -242,6 +242,19 @@ def point_cells(point, speed_gbps):
             + [point.limit()])
 
 
+def cores_cells(point, goal_gbps, unit=""):
+    """`point`'s NDR Gbit/s (with `unit`), driver cores, driver busy cores, NIC-model cores at the NDR,
+    and the driver busy cores scaled to `goal_gbps` (linearly with the rate)."""
+    ndr = point.ndr_pps()
+    gbps = ndr.median * rates.gbps_l1(1, point.size) if ndr.median else None
+    busy = common.spread(point.at_ndr(), common.busy_cores("driver")).median
+    scaled = "–" if not gbps or busy is None else "%.1f" % (busy * goal_gbps / gbps)
+    return ([common.bound_rate(ndr.format("{:.2f}", rates.gbps_l1(1, point.size)), point.searches, unit)]
+            + common.cells(point.at_ndr(), [(common.cores("driver"), "{:.2f}", 1),
+                                            (common.busy_cores("driver"), "{:.2f}", 1),
+                                            (common.cores("nic"), "{:.2f}", 1)]) + [scaled])
+
+
 def point_floor_row(label_cells, trials):
     """A calibration-floor row under POINT_HEADERS (the last label cell says what the floor is of):
     the floor has only latency to compare."""
