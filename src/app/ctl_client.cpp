@@ -63,8 +63,8 @@ int run_ctl(const std::string& socket, std::vector<std::string> words, bool json
     spdlog::error("{}", e.what());
     return kExitUsage;
   }
-  const std::string line = fmt::format("{}", fmt::join(words, " "));
-  const nlohmann::json reply = nlohmann::json::parse(ask(socket.empty() ? only_socket() : socket, line));
+  const nlohmann::json reply =
+      nlohmann::json::parse(ask(socket.empty() ? only_socket() : socket, ctl_request_line(request)));
   if (!reply["ok"].get<bool>()) throw UserError(reply["error"].get<std::string>());
   if (request.json) std::printf("%s\n", reply["json"].dump(2).c_str());
   else std::fputs(reply["text"].get<std::string>().c_str(), stdout);

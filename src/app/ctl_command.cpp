@@ -1,5 +1,6 @@
 #include "app/ctl_command.h"
 
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -7,6 +8,7 @@
 
 #include "app/counters_json.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace gnf::app {
 
@@ -26,7 +28,26 @@ constexpr CommandLine kCommands[] = {
     {CtlCommand::ClearCounters, "clear counters", "count from now on in what the show commands answer"},
 };
 
+// kCommands[c] is command c's line.
+constexpr bool commands_in_enum_order() {
+  for (size_t i = 0; i < std::size(kCommands); ++i)
+    if (size_t(kCommands[i].command) != i) return false;
+  return true;
+}
+static_assert(commands_in_enum_order());
+
 constexpr const char* kJsonFlag = "--json";
+
+// A command as typed, quoted in an error: bytes other than printable ASCII as \xNN, so that a NUL
+// cannot cut the message short, nor bytes that are no UTF-8 make the JSON reply unwritable.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') out += char(c);
+    else out += fmt::format("\\x{:02x}", c);
+  }
+  return out;
+}
 
 nlohmann::json ports_json(const path::Snapshot& s) {
   nlohmann::json ports = nlohmann::json::array();
@@ -145,7 +166,7 @@ CtlRequest parse_ctl_request(const std::vector<std::string>& words) {
       return request;
     }
   throw UserError(fmt::format("{}; the commands are:\n{}",
-                              command.empty() ? "no command" : fmt::format("'{}' is not a command", command),
+                              command.empty() ? "no command" : fmt::format("'{}' is not a command", printable(command)),
                               ctl_commands_help()));
 }
 
@@ -154,6 +175,11 @@ CtlRequest parse_ctl_request(const std::string& line) {
   std::vector<std::string> words;
   for (std::string word; in >> word;) words.push_back(word);
   return parse_ctl_request(words);
+}
+
+std::string ctl_request_line(const CtlRequest& request) {
+  const char* words = kCommands[size_t(request.command)].words;
+  return request.json ? fmt::format("{} {}", words, kJsonFlag) : words;
 }
 
 nlohmann::json answer_ctl_request(const CtlRequest& request, const path::Snapshot& now, path::Snapshot& baseline) {
@@ -180,6 +206,20 @@ nlohmann::json answer_ctl_request(const CtlRequest& request, const path::Snapsho
       return {{"json", runtime}, {"text", runtime_text(runtime)}};
     }
   }
+}
+
+std::string ctl_reply(const std::string& line, const std::function<path::Snapshot()>& snapshot,
+                      path::Snapshot& baseline) {
+  nlohmann::json reply;
+  try {
+    const CtlRequest request = parse_ctl_request(line);
+    reply = answer_ctl_request(request, snapshot(), baseline);
+    reply["ok"] = true;
+    spdlog::debug("control socket: {}", ctl_request_line(request));
+  } catch (const std::exception& e) {  // a bad request, or a counter that could not be read
+    reply = {{"ok", false}, {"error", e.what()}};
+  }
+  return reply.dump();
 }
 
 }  // namespace gnf::app

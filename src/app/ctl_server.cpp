@@ -134,17 +134,7 @@ void CtlServer::serve() {
 }
 
 void CtlServer::answer(int connection) {
-  const std::string line = read_request(connection);
-  nlohmann::json reply;
-  try {
-    const CtlRequest request = parse_ctl_request(line);
-    reply = answer_ctl_request(request, snapshot_(), baseline_);
-    reply["ok"] = true;
-    spdlog::debug("control socket: {}", line);
-  } catch (const std::exception& e) {  // a bad request, or a counter that could not be read
-    reply = {{"ok", false}, {"error", e.what()}};
-  }
-  write_all(connection, reply.dump() + "\n");
+  write_all(connection, ctl_reply(read_request(connection), snapshot_, baseline_) + "\n");
 }
 
 }  // namespace gnf::app

@@ -342,9 +342,32 @@ def nids_seeds():
     }
 
 
+def ctl_command_seeds():
+    """Request lines for the control socket (app/ctl_command.h): each command with and without
+    --json, blanks as a client may type them, words cut at NULs (ctl_command_fuzz's `gnf ctl`
+    words), refusals, and bytes that are no UTF-8 or no printable ASCII."""
+    commands = [b"show ports", b"show queues", b"show nf", b"show runtime", b"clear counters"]
+    seeds = {}
+    for command in commands:
+        name = command.decode().replace(" ", "_")
+        seeds[name] = command
+        seeds[name + "_json"] = command + b" --json"
+    seeds.update({
+        "json_first_tabs": b"--json\tshow \t runtime  ",
+        "words": b"show\0nf\0--json",
+        "empty": b"",
+        "unknown": b"show port",
+        "too_many_words": b"clear counters now",
+        "not_utf8": b"show \xff\xfe ports",
+        "nul_and_escape": b"show ports\0\x1b[2J",
+    })
+    return {"ctl_command_fuzz": seeds}
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds(), **ipsec_seeds(), **nids_seeds()}
+    corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds(), **ipsec_seeds(), **nids_seeds(),
+               **ctl_command_seeds()}
     for target, seeds in corpora.items():
         os.makedirs(os.path.join(out, target), exist_ok=True)
         for name, data in seeds.items():

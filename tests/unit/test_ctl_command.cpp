@@ -33,6 +33,42 @@ TEST(CtlCommand, AnUnknownOrMissingCommandIsRefusedListingTheCommands) {
   }
 }
 
+TEST(CtlCommand, TheLineAClientSendsParsesBackToItsRequest) {
+  for (const char* line : {"show ports", "show queues", "show nf", "show runtime", "clear counters"}) {
+    for (bool json : {false, true}) {
+      const CtlRequest request = parse_ctl_request(std::string(line) + (json ? " --json" : ""));
+      EXPECT_EQ(ctl_request_line(request), std::string(line) + (json ? " --json" : ""));
+      const CtlRequest again = parse_ctl_request(ctl_request_line(request));
+      EXPECT_EQ(again.command, request.command) << line;
+      EXPECT_EQ(again.json, json) << line;
+    }
+  }
+  EXPECT_EQ(ctl_request_line(parse_ctl_request(std::vector<std::string>{"--json", "show", "nf"})), "show nf --json");
+}
+
+// The server's reply is JSON, and JSON holds UTF-8 only: a request of other bytes (or a NUL, which
+// would end the message early) is quoted as \xNN, and the reply says what was wrong.
+TEST(CtlCommand, ARequestOfAnyBytesGetsAJsonReplyQuotingIt) {
+  path::Snapshot baseline;
+  bool read = false;
+  const auto snapshot = [&] {
+    read = true;
+    return path::Snapshot{};
+  };
+  const std::string line("show \xff\xfe ports\0\x1b[2J", 18);
+  const nlohmann::json reply = nlohmann::json::parse(ctl_reply(line, snapshot, baseline));
+  EXPECT_FALSE(reply["ok"].get<bool>());
+  const std::string error = reply["error"].get<std::string>();
+  EXPECT_EQ(error.rfind("'show \\xff\\xfe ports\\x00\\x1b[2J' is not a command; the commands are:\n", 0), 0u) << error;
+  EXPECT_NE(error.find("clear counters"), std::string::npos) << error;
+  EXPECT_FALSE(read) << "counters read for a request that is none";
+
+  const nlohmann::json answer = nlohmann::json::parse(ctl_reply("show nf --json", snapshot, baseline));
+  EXPECT_TRUE(answer["ok"].get<bool>());
+  EXPECT_TRUE(answer["json"].is_array());
+  EXPECT_TRUE(read);
+}
+
 path::Snapshot counted(uint64_t rx, uint64_t calls, uint64_t packets) {
   path::Snapshot s;
   path::PortStats port;
