@@ -315,10 +315,14 @@ void SlowPath::options(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_
     return send_error(port, frame, 4, problem->code, now_ns, problem->pointer);
   }
   // l3fwd again, the options acted on: it forwards the packet or says what else it needs.
+  // Only a reason handle_transit acts on without asking l3fwd again: an Unspecified one (a drop)
+  // made it ask with the NF's own view, which could say Options, and the two recursed until the
+  // stack ran out (router_fuzz, session 15; tests/fuzz/corpus/router_fuzz/options-recursion).
   const std::optional<nf::HostReason> now = forward_or_reason(port, frame);
   if (!now) return void(++counters_[kOptionsForwarded]);
-  if (*now != nf::HostReason::Options) return handle_transit(port, frame, now_ns, *now);
-  ++counters_[kUnhandled];  // a Hop-by-Hop option whose type says discard
+  if (*now != nf::HostReason::Options && *now != nf::HostReason::Unspecified)
+    return handle_transit(port, frame, now_ns, *now);
+  ++counters_[kUnhandled];  // a Hop-by-Hop option whose type says discard, or a packet l3fwd now drops
 }
 
 OptionStamp SlowPath::option_stamp(uint16_t in_port, const uint8_t* ip) const {
