@@ -182,13 +182,16 @@ void validate(const Config& c) {
   if (c.netlink_netns && std::none_of(c.nfs.begin(), c.nfs.end(), [](const nf::NfSpec& n) { return n.type == "l3fwd"; }))
     throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", where(c, "netlink")));
   // Memory, before anything is allocated: every plane has a pool per port; each port its buffers.
+  // A pool's size is named by the key given, pool_slots unless only slot_size was.
+  const char* pool_key = c.origins.has("driver.pool_slots") ? "driver.pool_slots" : "driver.slot_size";
   const uint64_t queues = first.rx_queues, ports = c.ports.size();
-  const uint64_t pools = uint64_t(c.driver.slots_per_pool()) * c.driver.slot_bytes() * queues * ports;
-  if (std::string problem = memory_problem(pools, fmt::format("{} pools of {} slots of {} B", queues * ports,
-                                                                c.driver.slots_per_pool(), c.driver.slot_bytes()));
+  if (std::string problem = memory_problem(c.driver.pool_bytes() * queues * ports,
+                                           fmt::format("{} pools of {} slots of {} B", queues * ports,
+                                                       c.driver.slots_per_pool(), c.driver.slot_bytes()));
       !problem.empty())
-    throw UserError(fmt::format("{}: {}", where(c, c.origins.has("driver.pool_slots") ? "driver.pool_slots"
-                                                                                          : "driver.slot_size"), problem));
+    throw UserError(fmt::format("{}: {}", where(c, pool_key), problem));
+  if (std::string problem = c.driver.pool_problem(); !problem.empty())
+    throw UserError(fmt::format("{}: {}", where(c, pool_key), problem));
   uint64_t buffers = 0;
   for (const PortSpec& p : c.ports) buffers += uint64_t(p.nic.rx_buffer_bytes) + p.nic.tx_buffer_bytes;
   if (std::string problem = memory_problem(buffers, "the ports' rx and tx buffers"); !problem.empty())

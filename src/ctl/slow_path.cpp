@@ -54,8 +54,9 @@ std::optional<HopByHopProblem> hop_by_hop_problem(const uint8_t* ip) {
   const uint32_t size = (ip[41] + 1u) * 8;
   if (size > payload) return HopByHopProblem{0, 41};
   const uint32_t len = size - 2;
-  const uint32_t stop = nf::L3FwdView::hop_by_hop_stop(ip + kOptionsAt, len, true);
-  if (stop == len) return std::nullopt;
+  const uint32_t stop = nf::L3FwdView::options_stop(ip + kOptionsAt, len, true);
+  // Options padded beyond the limit call for no error: l3fwd drops such a packet, silently as Linux does.
+  if (stop == len || stop == nf::L3FwdView::kBadPadding) return std::nullopt;
   const uint8_t* option = ip + kOptionsAt + stop;
   if (stop + 1 >= len) return HopByHopProblem{0, kOptionsAt + stop};  // a type without a length
   if (stop + 2 + option[1] > len) return HopByHopProblem{0, kOptionsAt + stop + 1};

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "util/name_table.h"
 
 namespace gnf::driver {
@@ -31,6 +33,14 @@ const std::pair<bool, const char*> kTxFull[] = {
 };
 
 }  // namespace
+
+std::string DriverOptions::pool_problem() const {
+  constexpr uint64_t kPoolBytesLimit = uint64_t(1) << 32;
+  if (pool_bytes() < kPoolBytesLimit) return "";
+  return fmt::format("a pool of {} slots of {} B spans 4 GiB or more, and slots are found by 32-bit offsets in "
+                     "their pool: at most {} slots of {} B",
+                     slots_per_pool(), slot_bytes(), (kPoolBytesLimit - 1) / slot_bytes(), slot_bytes());
+}
 
 const char* tx_completion_name(TxCompletion c) { return name_of(kTxCompletions, c); }
 TxCompletion tx_completion_from_name(const std::string& name) { return from_name(kTxCompletions, name); }

@@ -66,6 +66,11 @@ struct DriverOptions {
 
   uint32_t slot_bytes() const { return headroom + slot_size; }
   uint32_t slots_per_pool() const { return pool_slots ? pool_slots : rx_ring_size + tx_ring_size + 2 * burst; }
+  uint64_t pool_bytes() const { return uint64_t(slots_per_pool()) * slot_bytes(); }
+  // A pool spans less than 4 GiB: a slot that comes back is found by its 32-bit offset from the
+  // pool's base (mem::SlotStackRef::release). "" if these options keep to that, else what is
+  // wrong; ctl::validate refuses a config with the problem, so that QueueRings never meets one.
+  std::string pool_problem() const;
   // These options with Auto resolved for a path whose driver runs on the GPU or not.
   DriverOptions resolved(bool gpu_driver) const {
     DriverOptions o = *this;

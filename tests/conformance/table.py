@@ -263,6 +263,11 @@ def rows():
     hbh_alert = udp6(ext=hbh(RouterAlert(value=0)))
     hbh_discard = udp6(ext=hbh(HBHOptUnknown(otype=0x5e, optdata=b"ab")))
     hbh_discard_icmp = udp6(ext=hbh(HBHOptUnknown(otype=0x9e, optdata=b"ab")))
+    hbh_long_padding = udp6(ext=hbh(PadN(optdata=b"\0" * 12)))
+    hbh_padn_not_zeros = udp6(ext=hbh(PadN(optdata=b"\0\x01\0\0")))
+    echo6_long_padding = padded(from_a() / IPv6(src=A6, dst=W6) /
+                                IPv6ExtHdrDestOpt(options=[PadN(optdata=b"\0" * 12)]) /
+                                ICMPv6EchoRequest(id=7, seq=1, data=b"conformance"))
     df_big = udp4(flags="DF", payload=2000 - 28)
     fits = udp4(flags="DF", payload=EAST_MTU - 28)
     non_df_big = udp4(payload=4000 - 28)
@@ -430,6 +435,13 @@ def rows():
             "a Hop-by-Hop header longer than the payload: parameter problem 0 at its length",
             west(hbh_past_packet), {"l3fwd.to_host_options": 1, "slow_path.parameter_problem": 1},
             {"west": [icmp6_error(hbh_past_packet, ICMPv6ParamProblem(code=0, ptr=41))]}),
+        Row("hop_by_hop_padding_over_7", "RFC 4942 2.1.9.5 (Linux ip6_parse_tlv)",
+            "more than 7 bytes of padding in a row: dropped", west(hbh_long_padding), {"l3fwd.drop_bad_ext_header": 1}),
+        Row("hop_by_hop_padn_not_zeros", "RFC 4942 2.1.9.5 (Linux ip6_parse_tlv)",
+            "PadN whose bytes are not all zeros: dropped", west(hbh_padn_not_zeros), {"l3fwd.drop_bad_ext_header": 1}),
+        Row("destination_options_padding_over_7", "RFC 4942 2.1.9.5 (Linux ip6_parse_tlv)",
+            "an echo request to the router, its destination options 14 bytes of padding: dropped, not answered",
+            west(echo6_long_padding), {"l3fwd.drop_bad_ext_header": 1}),
         # MTU.
         forwards("mtu_fits", "RFC 1812 5.2.6", "a 1500-byte packet fits east's MTU: forwarded", fits),
         Row("df_too_big", "RFC 1191 4, RFC 1812 5.2.7.1", "DF and too big: fragmentation needed with the next-hop MTU",

@@ -176,6 +176,18 @@ def test_errors_across_fields_name_the_line_of_the_key_given(gnf, tmp_path, text
     assert "gnf: error: %s:%d: %s" % (config, line, message) in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("command", ["run", "bench"])
+def test_a_pool_of_4_gib_is_refused_with_its_line_before_the_data_path_starts(gnf, tmp_path, command):
+    config = tmp_path / "pool.toml"
+    config.write_text('[driver]\npool_slots = 1973791\n[[port]]\n[[port]]\n[[nf]]\ntype = "l2fwd"\n')
+    result = gnf("--config", config, "--duration", "1", command=command, json_summary=False)
+    if "more than half of this machine's" in result.stderr:
+        pytest.skip("two 4 GiB pools are more than half of this machine's memory: that check comes first")
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    assert ("gnf: error: %s:2: driver.pool_slots: a pool of 1973791 slots of 2176 B spans 4 GiB or more" % config
+            in result.stderr), result.stderr
+
+
 def test_a_ctrl_c_at_once_still_ends_with_a_summary(gnf, tmp_path):
     summary_file = tmp_path / "s.json"
     proc = subprocess.Popen([gnf.binary, "run", "--gen", "--rate-gbps", "0.1", "--quiet", "--json", str(summary_file)],

@@ -6,7 +6,8 @@
 //  - a UserError's message names the file (starts with "fuzz.toml") and holds no NUL byte (it is
 //    printed as a C string, and would be cut there);
 //  - a Config that validates has 1 to nf::kMaxPorts ports, every port the same number of rx and tx
-//    queues, frames no larger than the driver's slots, and ports with distinct names.
+//    queues, frames no larger than the driver's slots, ports with distinct names, and pools the
+//    driver can take (less than 4 GiB each: driver::DriverOptions::pool_problem).
 #include <cstdint>
 #include <exception>
 #include <set>
@@ -27,6 +28,7 @@ const std::string kFile = "fuzz.toml";
 void check_valid(const ctl::Config& c) {
   FUZZ_CHECK(c.file == kFile, "the Config does not name the file it was read from");
   FUZZ_CHECK(!c.ports.empty() && c.ports.size() <= nf::kMaxPorts, "a valid Config with 0 or too many ports");
+  FUZZ_CHECK(c.driver.pool_problem().empty(), "a valid Config whose pool spans 4 GiB or more");
   std::set<std::string> names;
   for (const ctl::PortSpec& p : c.ports) {
     FUZZ_CHECK_EQ(p.nic.rx_queues, c.ports.front().nic.rx_queues, "ports with different rx queue counts");

@@ -3,6 +3,7 @@
 #include "ctl/config.h"
 #include "ctl/config_builder.h"
 #include "util/error.h"
+#include "util/memory_budget.h"
 
 using namespace gnf;
 
@@ -141,6 +142,18 @@ TEST(Config, APoolNoLargerThanTheRxRingIsRejected) {
             "/etc/gnf/test.toml:3: driver.pool_slots: must be larger than rx_ring (64): each received packet is "
             "replaced by a free slot");
   EXPECT_EQ(error_of("[driver]\nrx_ring = 64\npool_slots = 65\n[[port]]\n[[nf]]\ntype = \"l2fwd\"\n"), "");
+}
+
+// Slots are found by 32-bit offsets in their pool (driver::DriverOptions::pool_problem): a pool of
+// 4 GiB is refused with the config's line, not once the data path starts.
+TEST(Config, APoolOf4GiBOrMoreIsRejectedNamingTheKey) {
+  if (!memory_problem(uint64_t(1) << 32, "a 4 GiB pool").empty())
+    GTEST_SKIP() << "a 4 GiB pool is more than half of this machine's memory: that check comes first";
+  // Slots of 2048 B + 128 B of headroom: 1973790 of them take 256 B less than 4 GiB.
+  EXPECT_EQ(error_of("[driver]\npool_slots = 1973791\n[[port]]\n"),
+            "/etc/gnf/test.toml:2: driver.pool_slots: a pool of 1973791 slots of 2176 B spans 4 GiB or more, and "
+            "slots are found by 32-bit offsets in their pool: at most 1973790 slots of 2176 B");
+  EXPECT_EQ(error_of("[driver]\npool_slots = 1973790\n[[port]]\n[[nf]]\ntype = \"l2fwd\"\n"), "");
 }
 
 TEST(Config, AMissingFileIsAClearError) {

@@ -373,6 +373,56 @@ TEST(L3Fwd, ATruncatedHopByHopHeaderInTransitGoesToTheHost) {
   }
 }
 
+// Options are padding and at most 7 bytes of it in a row, PadN's bytes zeros (RFC 4942 2.1.9.5):
+// as Linux (ip6_parse_tlv), l3fwd drops a packet whose Hop-by-Hop options break either rule, and
+// one for the router whose Destination Options do (in transit those are not the router's to read).
+// Options are read in order: a run counts Pad1 and PadN bytes alike, another option ends it, and
+// an option that ends Linux's walk (unknown, "discard") ends l3fwd's before the padding behind it.
+TEST(L3Fwd, OptionsPaddedBeyondSevenBytesOrWithNonZeroPadNAreDropped) {
+  NfChain chain = make_router("2001:db8:100::/40 2001:db8:1::2\n");
+  constexpr uint8_t kHopByHop = 0, kDestOptions = 60;
+  auto with_options = [](uint8_t header, const char* dst, std::vector<uint8_t> options) {
+    std::vector<uint8_t> f = ipv6_frame("2001:db8::5", dst, 64, header, 54 + 2 + uint32_t(options.size()) + 8);
+    f[54] = 17;                                     // then UDP
+    f[55] = uint8_t((2 + options.size()) / 8 - 1);  // in 8-octet units, not counting the first 8
+    std::copy(options.begin(), options.end(), f.begin() + 56);
+    return f;
+  };
+  const char* far = "2001:db8:100::1";
+  const char* router = "2001:db8::1";
+  // Options of 6 or 14 bytes, for headers of 8 or 16.
+  const std::vector<uint8_t> pad1s_then_padn = {0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0};
+  const std::vector<uint8_t> long_padn = {1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const std::vector<uint8_t> alert_then_padn = {5, 2, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0};
+  const std::vector<uint8_t> runs_of_7_and_4 = {0, 0, 0, 0, 0, 0, 0, 0x1e, 1, 0xab, 1, 2, 0, 0};  // a skippable option between
+  const std::vector<uint8_t> non_zero_padn = {1, 4, 0, 0, 1, 0};
+  const std::vector<uint8_t> discard_then_padding = {0x5e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  struct Case {
+    const char* what;
+    uint8_t header;
+    const char* dst;
+    const std::vector<uint8_t>& options;
+    L3FwdView::Counter expected;
+  };
+  const Case cases[] = {
+      {"8 Pad1", kHopByHop, far, pad1s_then_padn, L3FwdView::kDropBadExtHeader},
+      {"a PadN of 14", kHopByHop, far, long_padn, L3FwdView::kDropBadExtHeader},
+      {"a router alert, then 10 bytes of PadN", kHopByHop, far, alert_then_padn, L3FwdView::kDropBadExtHeader},
+      {"runs of 7 and 4", kHopByHop, far, runs_of_7_and_4, L3FwdView::kForwardedIpv6},
+      {"PadN not zeros", kHopByHop, far, non_zero_padn, L3FwdView::kDropBadExtHeader},
+      {"discard, then 12 Pad1", kHopByHop, far, discard_then_padding, L3FwdView::kToHostOptions},
+      {"8 Pad1 to the router", kHopByHop, router, pad1s_then_padn, L3FwdView::kDropBadExtHeader},
+      {"destination options in transit", kDestOptions, far, long_padn, L3FwdView::kForwardedIpv6},
+      {"destination options to the router", kDestOptions, router, long_padn, L3FwdView::kDropBadExtHeader},
+      {"PadN not zeros to the router", kDestOptions, router, non_zero_padn, L3FwdView::kDropBadExtHeader},
+      {"runs of 7 and 4 to the router", kDestOptions, router, runs_of_7_and_4, L3FwdView::kToHostLocal},
+  };
+  for (const Case& c : cases) {
+    std::vector<uint8_t> f = with_options(c.header, c.dst, c.options);
+    EXPECT_EQ(counter_of(run(chain, f)), c.expected) << c.what;
+  }
+}
+
 // The router's addresses come from netlink too (ctl/netlink_sync.cpp calls add_address and
 // remove_address as the kernel's RTM_NEWADDR and RTM_DELADDR come): the view l3fwd already runs with
 // drops packets from them and from their networks' broadcast addresses at once, and forwards again

@@ -243,5 +243,21 @@ TEST(SlowPath, AMalformedHopByHopHeaderGetsParameterProblemAtTheOffendingByte) {
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kParameterProblem), 2u);
 }
 
+// Options padded beyond Linux's limit (nf::L3FwdView::options_stop) are dropped, never answered:
+// l3fwd drops them before the slow path sees them, and a router alert before the padding (which
+// would bring a packet here) changes nothing.
+TEST(SlowPath, AHopByHopHeaderPaddedBeyondTheLimitIsNeitherForwardedNorAnswered) {
+  Rig rig("2001:db8:100::/40 2001:db8:1::2\n");
+  std::vector<uint8_t> f = udp6(40 + 16 + 8);
+  f[20] = 0;                          // Hop-by-Hop first
+  f[54] = 17, f[55] = 1;              // 16 bytes, then UDP
+  const uint8_t options[] = {5, 2, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0};  // router alert, 10 bytes of PadN
+  std::copy(std::begin(options), std::end(options), &f[56]);
+  rig.slow->handle(0, f, 1, nf::HostReason::Options);
+  EXPECT_TRUE(rig.sent.empty());
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kOptionsForwarded), 0u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kParameterProblem), 0u);
+}
+
 }  // namespace
 }  // namespace gnf

@@ -77,7 +77,8 @@ struct L3FwdView {
     kDropBadLength,      // total / payload length beyond the frame, or below the header
     kDropBadChecksum,
     kDropMartian,        // addresses no router may forward (RFC 1812 5.3.7, RFC 4291)
-    kDropBadExtHeader,   // IPv6 extension header chain truncated or too long
+    kDropBadExtHeader,   // IPv6 extension header chain truncated or too long, or options padded
+                         // beyond what alignment needs (options_stop)
     kDropBlackhole,
     kCounterCount
   };
@@ -149,22 +150,44 @@ struct L3FwdView {
     return len;
   }
 
-  // The offset of the first Hop-by-Hop option (RFC 8200 4.2) that does not let the packet pass, or
-  // `len` if there is none: not padding, nor an unknown one whose type says "skip" (the two high bits
-  // 00), a router alert (RFC 2711; unless `options_acted_on`), or a malformed option.
-  GNF_HD static uint32_t hop_by_hop_stop(const uint8_t* o, uint32_t len, bool options_acted_on) {
-    constexpr uint8_t kPad1 = 0;
+  // Options (Hop-by-Hop and Destination Options, RFC 8200 4.2) hold at most 7 bytes of padding in a
+  // row, and PadN's bytes are zeros: padding only aligns the next option, so more of it is a covert
+  // channel or a way round a filter (RFC 4942 2.1.9.5). Linux drops a packet whose options break
+  // either rule (ip6_parse_tlv), and so does l3fwd, under drop_bad_ext_header.
+  static constexpr uint32_t kMaxPaddingRun = 7;
+  static constexpr uint32_t kBadPadding = 0xffffffffu;
+
+  // The offset of the first option in `o` (the `len` bytes behind an options header's next header
+  // and length bytes) that does not let the packet pass, `len` if there is none, or kBadPadding.
+  // An option does not let it pass if it is malformed, unknown with a type that does not say "skip"
+  // (the two high bits not 00), or unless `options_acted_on` a router alert (RFC 2711). The options
+  // are read in order, as Linux reads them: the walk ends at a malformed or an unknown option, as
+  // Linux's does, and goes on past a router alert, so that padding behind one is checked too.
+  GNF_HD static uint32_t options_stop(const uint8_t* o, uint32_t len, bool options_acted_on) {
+    constexpr uint8_t kPad1 = 0, kPadN = 1;
+    uint32_t stop = len, padding = 0;
     for (uint32_t i = 0; i < len;) {
       const uint8_t type = o[i];
       if (type == kPad1) {
+        if (++padding > kMaxPaddingRun) return kBadPadding;
         ++i;
         continue;
       }
-      if (i + 1 >= len || i + 2 + o[i + 1] > len) return i;
-      if ((type == kHopByHopRouterAlert && !options_acted_on) || (type >> 6) != 0) return i;
-      i += 2 + o[i + 1];
+      if (i + 1 >= len || i + 2 + o[i + 1] > len) return stop < i ? stop : i;
+      const uint32_t size = 2u + o[i + 1];
+      if (type == kPadN) {
+        padding += size;
+        if (padding > kMaxPaddingRun) return kBadPadding;
+        for (uint32_t b = 2; b < size; ++b)
+          if (o[i + b] != 0) return kBadPadding;
+      } else {
+        padding = 0;
+        if ((type >> 6) != 0) return stop < i ? stop : i;
+        if (type == kHopByHopRouterAlert && !options_acted_on && stop == len) stop = i;
+      }
+      i += size;
     }
-    return len;
+    return stop;
   }
 
  private:
@@ -247,9 +270,11 @@ struct L3FwdView {
   GNF_HD bool too_big(uint16_t port, uint32_t ip_bytes) const { return port < kMaxPorts && mtu[port] && ip_bytes > mtu[port]; }
 
   // Walks the extension headers within the payload: kToHostOptions for Hop-by-Hop options the
-  // router must look at, kDropBadExtHeader for a header that runs past the payload or a chain longer
-  // than 8, else kForwardedIpv6. A Hop-by-Hop header that runs past the payload of a packet `in_transit`
-  // goes to the host too, which answers it with parameter problem (RFC 8200 4.3, RFC 4443 3.4).
+  // router must look at, kDropBadExtHeader for a header that runs past the payload, a chain longer
+  // than 8, or options padded beyond Linux's limit (options_stop: Hop-by-Hop options always,
+  // Destination Options in a packet for the router, the only node that reads them), else
+  // kForwardedIpv6. A Hop-by-Hop header that runs past the payload of a packet `in_transit` goes to
+  // the host too, which answers it with parameter problem (RFC 8200 4.3, RFC 4443 3.4).
   GNF_HD static Counter check_extension_headers(const uint8_t* ip, uint32_t end, bool options_acted_on,
                                                 bool in_transit) {
     uint8_t next = ip[6];
@@ -265,9 +290,13 @@ struct L3FwdView {
       if (at + 8 > end) return cut;
       const uint32_t len = next == kIpv6Fragment ? 8 : next == kIpv6Auth ? (ip[at + 1] + 2u) * 4 : (ip[at + 1] + 1u) * 8;
       if (at + len > end) return cut;
-      // Hop-by-Hop travels on (RFC 8200 4.3) unless an option in it is for the router.
-      if (next == net::kIpv6HopByHop && hop_by_hop_stop(ip + at + 2, len - 2, options_acted_on) != len - 2)
-        return kToHostOptions;
+      const bool options_read = next == net::kIpv6HopByHop || (next == net::kIpv6DestOptions && !in_transit);
+      if (options_read) {
+        const uint32_t stop = options_stop(ip + at + 2, len - 2, options_acted_on);
+        if (stop == kBadPadding) return kDropBadExtHeader;
+        // Hop-by-Hop travels on (RFC 8200 4.3) unless an option in it is for the router.
+        if (next == net::kIpv6HopByHop && stop != len - 2) return kToHostOptions;
+      }
       if (next == kIpv6Fragment) return kForwardedIpv6;  // the rest may be in other fragments
       next = ip[at];
       at += len;
