@@ -1,6 +1,7 @@
 #include "ctl/toml_table.h"
 
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,7 +46,10 @@ double TomlTable::get_number(const std::string& key, double fallback, const Numb
   const toml::node* node = find(key);
   if (!node) return fallback;
   if (!node->is_number()) fail(key, "expected a number");
-  double value = node->value<double>().value();
+  // toml++ converts an integer to double only when the double holds it exactly; a larger one is
+  // still a number, rounded here, and the rule then judges it (config_fuzz: duration = 8888888388888888888).
+  const std::optional<int64_t> integer = node->value_exact<int64_t>();
+  const double value = integer ? double(*integer) : *node->value<double>();
   std::string problem = rule.problem(value);
   if (!problem.empty()) fail(key, problem);
   return value;

@@ -97,6 +97,13 @@ TEST(Config, AWrongTypeNamesTheKey) {
   EXPECT_EQ(error_of("[[port]]\nqueues = \"four\"\n"), "/etc/gnf/test.toml:2: port[0].queues: expected an integer");
 }
 
+// An integer a double cannot hold exactly is still a number: the rule judges it (it threw
+// std::bad_optional_access, found by config_fuzz).
+TEST(Config, AHugeIntegerWhereANumberGoesIsJudgedByItsRule) {
+  const std::string message = error_of("duration = 8888888388888888888\n");
+  EXPECT_EQ(message.rfind("/etc/gnf/test.toml:1: duration: ", 0), 0u) << message;
+}
+
 TEST(Config, ABadMacAddressIsRejected) {
   EXPECT_EQ(error_of("[[port]]\nmac = \"02:00:00:00:00\"\n"),
             "/etc/gnf/test.toml:2: port[0].mac: expected a MAC address like \"02:00:00:00:00:01\"");
