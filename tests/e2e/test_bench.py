@@ -26,7 +26,8 @@ SCHEMA = {
         "offered": {"pps": NUMBER, "gbps_l1": NUMBER, "gbps_l2": NUMBER, "load_pct": NUMBER},
         "warmup_s": NUMBER, "duration_s": NUMBER,
         "driver": {"burst": int, "rx_ring": int, "tx_ring": int, "rx_tail_batch": int, "tx_tail_batch": int,
-                   "tail_timeout_ns": int, "tx_completion": str, "tx_full": str, "drop_en": bool, "threads": int},
+                   "tail_timeout_ns": int, "tx_completion": str, "tx_full": str, "drop_en": bool, "nf_blocks": int,
+                   "threads": int},
         "nic_threads": int, "threads_pinned": bool, "nic_dma": str, "one_way": (type(None), str),
     },
     "result": {
