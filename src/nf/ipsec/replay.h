@@ -102,29 +102,33 @@ GNF_INLINE ReplayVerdict judge(unsigned long long word, uint64_t seq, unsigned l
   return ReplayVerdict::New;
 }
 
-// Verdicts that `top` alone gives; New means the ring must say.
-GNF_INLINE ReplayVerdict by_top(uint64_t top, uint32_t size, uint64_t seq) {
-  if (seq == 0) return ReplayVerdict::OutsideWindow;
-  if (seq <= top && top - seq >= size) return ReplayVerdict::OutsideWindow;
-  return ReplayVerdict::New;
+// Whether `top` alone puts `seq` outside the window (the first number is 1).
+GNF_INLINE bool outside_by_top(const ReplayWindow& w, uint32_t size, uint64_t seq) {
+  const uint64_t top = replay_top(w);
+  return seq == 0 || (seq <= top && top - seq >= size);
+}
+
+// The ring word of `seq`'s block.
+template <typename Window>
+GNF_INLINE auto& word_of(Window& w, uint32_t size, uint64_t seq) {
+  return w.words[(seq / kReplayBitsPerWord) % replay_ring_words(size)];
 }
 
 }  // namespace replay_detail
 
 GNF_INLINE ReplayVerdict replay_check(const ReplayWindow& w, uint32_t size, uint64_t seq) {
   using namespace replay_detail;
-  if (by_top(replay_top(w), size, seq) != ReplayVerdict::New) return ReplayVerdict::OutsideWindow;
+  if (outside_by_top(w, size, seq)) return ReplayVerdict::OutsideWindow;
   unsigned long long with_bit;
-  return judge(load_sys<MemoryOrder::Relaxed>(&w.words[(seq / kReplayBitsPerWord) % replay_ring_words(size)]), seq,
-               with_bit);
+  return judge(load_sys<MemoryOrder::Relaxed>(&word_of(w, size, seq)), seq, with_bit);
 }
 
 // Records an authenticated packet: sets its bit and raises the window's top when it is the highest
 // yet. Anything but New leaves the window as it was.
 GNF_INLINE ReplayVerdict replay_accept(ReplayWindow& w, uint32_t size, uint64_t seq) {
   using namespace replay_detail;
-  if (by_top(replay_top(w), size, seq) != ReplayVerdict::New) return ReplayVerdict::OutsideWindow;
-  unsigned long long* word = &w.words[(seq / kReplayBitsPerWord) % replay_ring_words(size)];
+  if (outside_by_top(w, size, seq)) return ReplayVerdict::OutsideWindow;
+  unsigned long long* word = &word_of(w, size, seq);
   unsigned long long held = load_sys<MemoryOrder::Relaxed>(word), with_bit = 0;
   for (;;) {
     const ReplayVerdict verdict = judge(held, seq, with_bit);
