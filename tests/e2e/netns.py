@@ -102,6 +102,11 @@ class Running:
         return json.loads(self.summary_file.read_text())
 
     def kill(self):
+        """Ends it however it is, as a Ctrl-C first: a SIGKILL would leave its XDP programs attached."""
         if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()

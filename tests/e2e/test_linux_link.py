@@ -11,9 +11,11 @@ id and are deleted however a test ends.
 """
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -167,3 +169,47 @@ def test_a_namespace_that_is_not_there_says_how_to_make_it(gnf, tmp_path):
     assert result.stderr.startswith("gnf: error: %s:3: port[0].link: network namespace 'gnf-no-such-ns-%d': cannot "
                                     "open /run/netns/gnf-no-such-ns-%d" % (config, os.getpid(), os.getpid())), \
         result.stderr
+
+
+def xdp_programs(ns):
+    """The interfaces in `ns` that have an XDP program attached."""
+    shown = subprocess.run(["ip", "-n", ns, "-o", "link", "show"], capture_output=True, text=True, check=True)
+    return [line.split(":")[1].strip().split("@")[0] for line in shown.stdout.splitlines() if "prog/xdp" in line]
+
+
+def test_a_ctrl_c_at_any_moment_of_start_up_leaves_no_xdp_program_behind(gnf, tmp_path, topology):
+    """A Ctrl-C while gnf starts (before, during or right after it attaches its AF_XDP sockets)
+    either comes before main, when nothing is set up yet and the signal's default ends gnf, or
+    ends the run in order: exit 0, a summary, and no XDP program left on the interfaces."""
+    config = link_config(tmp_path, topology, "af_xdp")
+    summary_file = tmp_path / "early.json"
+    assert not xdp_programs(topology.g), "an earlier test left XDP programs behind"
+    ended = {"before main": 0, "in order": 0}
+    # Delays from 0 to ~40 ms cover start-up on this machine (a run's first stats line comes at ~10 ms).
+    for delay_ms in [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 30, 40] * 2:
+        if summary_file.exists():
+            summary_file.unlink()
+        proc = subprocess.Popen([gnf.binary, "run", "--config", str(config), "--json", str(summary_file)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay_ms / 1000)
+        proc.send_signal(signal.SIGINT)
+        try:
+            _, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail("a Ctrl-C %d ms after the start did not end gnf" % delay_ms)
+        left = xdp_programs(topology.g)
+        for dev in left:
+            ip("-n", topology.g, "link", "set", "dev", dev, "xdp", "off")
+        assert not left, "a Ctrl-C %d ms after the start (exit %d) left XDP on %s: %s" % (
+            delay_ms, proc.returncode, left, stderr)
+        if proc.returncode == -signal.SIGINT:
+            assert stderr == "", stderr  # gnf had not begun: it said nothing and set up nothing
+            ended["before main"] += 1
+        else:
+            assert proc.returncode == 0, "a Ctrl-C %d ms after the start: exit %d: %s" % (
+                delay_ms, proc.returncode, stderr)
+            assert_balanced(json.loads(summary_file.read_text()))
+            ended["in order"] += 1
+    print("Ctrl-C during start-up: %s" % ended)
+    assert ended["in order"] > 0, ended  # the sweep reached the moments after the handler exists
