@@ -1,5 +1,6 @@
 #include "nic/port.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -48,6 +49,9 @@ Port::Port(const PortOptions& options, PortWiring wiring, PortRegs* regs)
   std::memset(static_cast<void*>(regs_), 0, sizeof(PortRegs));
   const uint32_t groups = uint32_t(wiring.sinks.size());
   if (groups == 0) throw UserError(fmt::format("port '{}': no queue group", options.name));
+  // What busy groups keep of the buffer between polls is at most 1/16 of it in all: overload is
+  // lost at the port's buffer as before, ~6 % early at worst. One group has nobody to share with.
+  rx_buffer_hold_ = groups > 1 ? std::min<int64_t>(kBufferPiece, options.rx_buffer_bytes / (16 * groups)) : 0;
   if (groups > 1 && !splittable(options, wiring.source, wiring.generator))
     throw UserError(fmt::format("port '{}': its wire cannot be split over {} NIC-model threads", options.name, groups));
   for (uint32_t g = 0; g < groups; ++g)
@@ -61,6 +65,8 @@ Port::Port(const PortOptions& options, PortWiring wiring, PortRegs* regs)
   // for one group): each group's thread writes its own frames straight into its queues' FIFOs.
   wire::Generator& generator = *wiring.generator;
   const std::vector<uint32_t> group_of_flow = group_of_flows(generator, options_.rss, groups, flow_rss_);
+  group_flows_.assign(groups, 0);
+  for (uint32_t g : group_of_flow) ++group_flows_[g];
   std::vector<wire::GeneratorShard*> shards = generator.split(group_of_flow, groups);
   for (uint32_t g = 0; g < groups; ++g)
     groups_[g]->set_wire(ShardWire(generator, *shards[g], options.speed_gbps, flow_rss_));

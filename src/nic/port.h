@@ -82,6 +82,9 @@ class Port {
   static bool splittable(const PortOptions& options, const wire::Source* source, const wire::Generator* generator);
 
   uint32_t group_count() const { return uint32_t(groups_.size()); }
+  // How many of a split generator's flows group g receives (0 where the port has none): what the
+  // NIC-model threads are dealt by.
+  uint32_t group_flows(uint32_t g) const { return g < group_flows_.size() ? group_flows_[g] : 0; }
   QueueGroup& group(uint32_t g) { return *groups_[g]; }
 
   // Starts the wire clocks and the source at `now_ns`.
@@ -103,14 +106,14 @@ class Port {
 
   // --- What the queue groups share (queue_group.cpp) ---
   // Takes room for frames in the on-NIC rx buffer, into `credit`, until it holds `need` bytes;
-  // false if the buffer has not that much room. Credit left over is handed back with
-  // free_rx_buffer() at the end of a poll.
+  // false if the buffer has not that much room. Credit is handed back with free_rx_buffer(); a
+  // busy group may keep up to rx_buffer_hold() bytes of it between polls.
   bool take_rx_buffer(int64_t& credit, uint32_t need);
   void free_rx_buffer(int64_t bytes);
+  int64_t rx_buffer_hold() const { return rx_buffer_hold_; }
   // Reserves the tx line for `wire_ps` picoseconds of frames starting no earlier than
   // `earliest_ps`; returns when the first of them starts.
   uint64_t reserve_line(uint64_t wire_ps, uint64_t earliest_ps);
-  uint64_t line_free_ps() const { return tx_line_free_ps_.load(std::memory_order_relaxed); }
   uint64_t tx_window_ps() const { return tx_window_ps_; }
   uint64_t ps_per_byte() const { return ps_per_byte_; }
   // Head-of-line blocking: queues without DROP_EN that found no descriptor.
@@ -129,7 +132,9 @@ class Port {
   PortRegs* regs_;
   uint64_t ps_per_byte_;
   uint64_t tx_window_ps_;
+  int64_t rx_buffer_hold_;
   std::vector<RssResult> flow_rss_;  // a split generator's flows
+  std::vector<uint32_t> group_flows_;
   std::vector<std::unique_ptr<QueueGroup>> groups_;
   AgentCounters agent_counters_;
   alignas(64) std::atomic<int64_t> rx_buffer_free_;

@@ -90,10 +90,23 @@ bool QueueGroup::poll_rx(uint64_t now_ns) {
   }
   else if (dma_side_ == DmaSide::Host) moved |= dma_to_rx_rings();
   else moved |= reclaim_from_agent();
+  settle_buffer_credit(!moved);
   bool empty = true;
   for (const RxQueue& q : rx_) empty &= q.producer.consumed_seen == q.producer.head;
   rx_drained_.store(empty && wire_done(), std::memory_order_release);
   return moved;
+}
+
+// Room in the port's buffer that this group's frames freed or that it took and did not fill stays
+// with the group while it is busy, up to Port::rx_buffer_hold(), and all goes back when a poll
+// moved nothing: the shared count is then touched about once per piece a group moves, not in every
+// poll (a count that every NIC-model thread wrote each poll stopped the model's scaling).
+void QueueGroup::settle_buffer_credit(bool idle) {
+  const int64_t keep = idle ? 0 : port_.rx_buffer_hold();
+  if (buffer_credit_ > keep) {
+    port_.free_rx_buffer(buffer_credit_ - keep);
+    buffer_credit_ = keep;
+  }
 }
 
 bool QueueGroup::admit_arrivals(uint64_t now_ps) {
@@ -110,7 +123,6 @@ bool QueueGroup::admit_arrivals(uint64_t now_ps) {
 template <typename Wire>
 bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
   const PortOptions& o = port_.options();
-  int64_t credit = 0;  // room in the port's buffer taken for this poll
   // Once the buffer had no room, this poll does not ask again: the groups of an overloaded port
   // would otherwise contend on its count for every frame they drop.
   bool full = false;
@@ -132,7 +144,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
       continue;
     }
     const uint32_t need = uint32_t(wire::l2_bytes(a.len));
-    if (credit < need && (full || !port_.take_rx_buffer(credit, need))) {
+    if (buffer_credit_ < need && (full || !port_.take_rx_buffer(buffer_credit_, need))) {
       full = true;
       if (o.flow_control) {
         // XOFF: the partner holds this frame until the buffer drains.
@@ -163,10 +175,9 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
     }
     wire.write(f.at(position));
     q.producer.push(f, position, a.len, a.rss.hash, descriptor_rss_type(a.rss.type), a.rss.queue);
-    credit -= need;
+    buffer_credit_ -= need;
     wire.taken();
   }
-  port_.free_rx_buffer(credit);
   if (n == 0) return false;
   if (lag_max_ps / 1000 > counters_.wire_lag_max_ns.get()) counters_.wire_lag_max_ns.set(lag_max_ps / 1000);
   counters_.wire_lag_sum_ns.add(lag_sum_ps / 1000);
@@ -265,7 +276,7 @@ bool QueueGroup::dma_to_rx_rings() {
     counters_.rx_buffer_too_small.add(too_small);
     counters_.rx_queue_disabled.add(disabled);
   }
-  port_.free_rx_buffer(freed);
+  buffer_credit_ += freed;
   return moved;
 }
 
@@ -278,7 +289,7 @@ bool QueueGroup::reclaim_from_agent() {
     for (uint32_t i = q.producer.consumed_seen; i != consumed; ++i) freed += int64_t(wire::l2_bytes(f.record(i).len));
     q.producer.saw_consumed(f, consumed);
   }
-  port_.free_rx_buffer(freed);
+  buffer_credit_ += freed;
   return freed != 0;
 }
 
@@ -286,6 +297,7 @@ bool QueueGroup::reclaim_from_agent() {
 // than `now_ps`, and to the sink with the time their last bit leaves; returns how many it sent.
 uint64_t QueueGroup::send_batch(uint64_t wire_ps, uint64_t now_ps) {
   uint64_t at = port_.reserve_line(wire_ps, now_ps);
+  line_free_seen_ps_ = at + wire_ps;
   uint64_t bytes = 0;
   for (const Departure& d : batch_) {
     if (!d.data) continue;
@@ -301,8 +313,12 @@ uint64_t QueueGroup::send_batch(uint64_t wire_ps, uint64_t now_ps) {
 
 // How many more picoseconds of frames the NIC may take now: it runs no further ahead of the line
 // than its tx packet buffer holds (beyond that, frames wait in their rings or FIFOs).
+// How far ahead of the line a group may send is judged by the line as its own last reservation
+// left it, which is never later than the port's count (other groups reserve too): the group learns
+// the count's value with each reservation, and so runs at most one batch past the tx window, while
+// its polls do not read a line every group writes (that stopped the model's scaling with threads).
 int64_t QueueGroup::line_budget_ps(uint64_t now_ps) const {
-  return int64_t(now_ps + port_.tx_window_ps()) - int64_t(std::max(port_.line_free_ps(), now_ps));
+  return int64_t(now_ps + port_.tx_window_ps()) - int64_t(std::max(line_free_seen_ps_, now_ps));
 }
 
 bool QueueGroup::loop_back(uint64_t now_ps) {
@@ -331,7 +347,7 @@ bool QueueGroup::loop_back(uint64_t now_ps) {
   counters_.rx_good_bytes.add(uint64_t(freed));
   q.consumer += uint32_t(batch_.size());
   q.producer.saw_consumed(f, q.consumer);
-  port_.free_rx_buffer(freed);
+  buffer_credit_ += freed;
   return true;
 }
 

@@ -98,6 +98,7 @@ class QueueGroup {
   bool transmit_rings(uint64_t now_ps, Clock live_clock);
   bool transmit_fifos(uint64_t now_ps, Clock live_clock);
   bool update_stall(RxQueue& q, bool stalled);
+  void settle_buffer_credit(bool idle);
   bool wire_done();
   int64_t line_budget_ps(uint64_t now_ps) const;
   uint64_t send_batch(uint64_t wire_ps, uint64_t now_ps);
@@ -116,6 +117,10 @@ class QueueGroup {
   std::atomic<bool> stop_requested_{false};
   std::atomic<bool> rx_drained_{false};
   bool pause_counted_ = false;
+  // Room in the port's on-NIC buffer this group holds: taken for frames not yet arrived, or freed
+  // by frames it moved on and not yet handed back (settle_buffer_credit).
+  int64_t buffer_credit_ = 0;
+  uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
   // One transmit batch, kept between polls so the hot path does not allocate.
   struct Departure {
     const uint8_t* data;
