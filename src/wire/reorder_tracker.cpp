@@ -10,18 +10,23 @@ ReorderTracker::ReorderTracker(uint32_t duplicate_window)
       window_mask_(seen_bits_.size() * 64 - 1) {}
 
 ReorderTracker::Verdict ReorderTracker::arrive(uint64_t seq) {
-  if (seq == next_exp_ && !runs_.empty()) {
-    // The next one in order, the common case: it extends the newest run of new maxima.
-    Run& newest = runs_.back();
-    if (newest.index + newest.len == arrivals_ && newest.seq + newest.len == seq) {
-      mark(seq);
-      ++newest.len;
-      if (arrivals_ >= kExtentWindow) forget_before(arrivals_ - kExtentWindow + 1);
-      next_exp_ = seq + 1;
-      arrivals_++;
-      return {};
+  if (seq == next_exp_ && newest_end_index_ == arrivals_ && newest_end_seq_ == seq) {
+    // The next one in order, the common case: it extends the newest run of new maxima, whose
+    // length is kept here (open_len_) rather than in its record, which a sink with many flows
+    // would otherwise fetch from memory for every frame. Old records are forgotten in steps.
+    mark(seq);
+    ++open_len_;
+    ++newest_end_index_;
+    ++newest_end_seq_;
+    next_exp_ = seq + 1;
+    arrivals_++;
+    if (arrivals_ % kForgetStep == 0 && arrivals_ > kExtentWindow) {
+      close_run();
+      forget_before(arrivals_ - kExtentWindow);
     }
+    return {};
   }
+  close_run();
   if (seq >= next_exp_) {
     advance_window(seq);
     add_record(arrivals_, seq);
@@ -64,12 +69,20 @@ void ReorderTracker::advance_window(uint64_t seq) {
   mark(seq);
 }
 
+void ReorderTracker::close_run() {
+  if (open_len_ == 0) return;
+  runs_.back().len += open_len_;
+  open_len_ = 0;
+}
+
 void ReorderTracker::add_record(uint64_t index, uint64_t seq) {
   if (!runs_.empty() && runs_.back().index + runs_.back().len == index && runs_.back().seq + runs_.back().len == seq) {
     runs_.back().len++;
   } else {
     runs_.push_back({index, seq, 1});
   }
+  newest_end_index_ = index + 1;
+  newest_end_seq_ = seq + 1;
   // Keep arrivals index - kExtentWindow + 1 .. index: an extent that needs an older one is at
   // least kExtentWindow, which is what extent() then reports.
   if (index >= kExtentWindow) forget_before(index - kExtentWindow + 1);

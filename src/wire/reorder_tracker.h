@@ -48,6 +48,12 @@ class ReorderTracker {
     uint64_t len;
   };
 
+  // The in-order path forgets old records once every this many arrivals (so up to this many
+  // more are kept; extent() caps what they give at kExtentWindow all the same).
+  static constexpr uint64_t kForgetStep = 4096;
+
+  // Writes open_len_ into the newest record.
+  void close_run();
   bool seen(uint64_t seq) const;
   void mark(uint64_t seq);
   void advance_window(uint64_t seq);
@@ -59,6 +65,10 @@ class ReorderTracker {
   std::vector<uint64_t> seen_bits_;  // circular bitmap over sequence numbers
   uint64_t window_mask_;
   std::deque<Run> runs_;
+  uint64_t open_len_ = 0;  // arrivals that extend runs_.back() beyond its len
+  // runs_.back()'s end (index + len, seq + len, counting open_len_); none at first.
+  uint64_t newest_end_index_ = ~uint64_t(0);
+  uint64_t newest_end_seq_ = ~uint64_t(0);
   bool dropped_any_ = false;
   uint64_t dropped_max_seq_ = 0;  // highest sequence number among dropped records
 

@@ -147,6 +147,16 @@ TEST(ReorderTracker, ExtentsBeyondTheRecordWindowAreCappedAtIt) {
   for (uint64_t s = 0; s < w + 5; ++s) u.arrive(s);
   for (uint64_t s = w + 6; s <= w + 10; ++s) u.arrive(s);
   EXPECT_EQ(u.arrive(w + 5).extent, 5u);
+  // After twice the window in order (records forgotten on the way), an extent just inside it is
+  // still exact: w + 100 comes after 0 .. 2w, passed first by w + 101 at arrival w + 100.
+  ReorderTracker x;
+  for (uint64_t s = 0; s <= 2 * w; ++s)
+    if (s != w + 100) x.arrive(s);
+  ReorderTracker::Verdict late = x.arrive(w + 100);
+  EXPECT_EQ(late.order, ReorderTracker::Order::Reordered);
+  EXPECT_EQ(late.extent, w - 100);
+  EXPECT_EQ(x.arrive(2 * w + 1).order, ReorderTracker::Order::InOrder);
+  EXPECT_EQ(x.arrive(5).extent, w);  // its first larger packet is long forgotten
 }
 
 // A Sink that keeps what it is given, to check forwarding.
