@@ -88,6 +88,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
                  nic_count + driver_threads_, nic_count, driver_threads_, cores);
   const std::vector<int> poll_cores = spec_.pin_threads ? poll_thread_cores(nic_count + driver_threads_) : std::vector<int>{};
   const bool pin = !poll_cores.empty();
+  if (pin) off_poll_cores_ = std::make_unique<ThreadsKeptOff>(poll_cores);
   if (driver_) {
     driver_->pin_threads_to(pin ? std::vector<int>(poll_cores.begin(), poll_cores.begin() + driver_threads_) : std::vector<int>{});
     driver_->start(driver_threads_);
@@ -185,6 +186,7 @@ void Pipeline::stop() {
   exception_thread_running_.store(false, std::memory_order_release);
   if (exception_thread_.joinable()) exception_thread_.join();
   nic_threads_.stop();
+  off_poll_cores_.reset();
   if (agent_) agent_->stop();
   if (driver_) host_frames_ += driver_->take_host_frames().size();
   ports_->finish_sinks();

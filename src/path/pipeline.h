@@ -23,6 +23,7 @@
 #include "path/ports.h"
 #include "path/snapshot.h"
 #include "path/spec.h"
+#include "util/cores.h"
 #include "wire/measure.h"
 
 namespace gnf::path {
@@ -108,6 +109,7 @@ class Pipeline {
   std::unique_ptr<nic::GpuAgent> agent_;           // the NIC's DMA for rings in GPU memory (bypass)
   std::vector<std::unique_ptr<driver::HostTxQueue>> host_tx_;  // per port, with a router
   std::unique_ptr<HostHandler> host_;
+  std::unique_ptr<ThreadsKeptOff> off_poll_cores_;  // the other threads, while poll threads are pinned
   mutable std::mutex host_handler_mutex_;  // the exception thread against snapshot()
   mutable std::mutex snapshot_mutex_;      // one snapshot at a time, whichever thread asks
 

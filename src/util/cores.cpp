@@ -1,12 +1,35 @@
 #include "util/cores.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace gnf {
 
 namespace {
 constexpr size_t kMinCoresToPin = 4;
+
+// Sets the cores every thread of this process may run on (a thread that exits meanwhile is skipped).
+void set_every_thread(const cpu_set_t& set) {
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return;
+  while (const dirent* task = readdir(tasks)) {
+    const pid_t tid = pid_t(std::atoi(task->d_name));
+    if (tid > 0) sched_setaffinity(tid, sizeof(set), &set);
+  }
+  closedir(tasks);
+}
+
+cpu_set_t set_of(const std::vector<int>& cores) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cores)
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  return set;
+}
 }  // namespace
 
 std::vector<int> poll_thread_cores(uint32_t threads) {
@@ -30,6 +53,25 @@ bool pin_this_thread(int core) {
   CPU_ZERO(&set);
   CPU_SET(core, &set);
   return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+}
+
+ThreadsKeptOff::ThreadsKeptOff(const std::vector<int>& cores) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (cores.empty() || sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  std::vector<int> rest;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, &allowed)) continue;
+    before_.push_back(c);
+    if (std::find(cores.begin(), cores.end(), c) == cores.end()) rest.push_back(c);
+  }
+  if (rest.empty()) return;
+  set_every_thread(set_of(rest));
+  applied_ = true;
+}
+
+ThreadsKeptOff::~ThreadsKeptOff() {
+  if (applied_) set_every_thread(set_of(before_));
 }
 
 }  // namespace gnf

@@ -19,4 +19,23 @@ std::vector<int> poll_thread_cores(uint32_t threads);
 // thread then runs where the scheduler puts it).
 bool pin_this_thread(int core);
 
+// Keeps every thread this process has now (the main thread, the CUDA runtime's, NVML's), and so
+// every thread they start, off `cores` while it lives, as DPDK keeps its control threads off the
+// lcores: left to the scheduler, such a thread woke up on a poll thread's core and stopped it for
+// milliseconds (the NIC model then late on 0.1-0.4 % of its frames, bench/results/2026-11-24-session16).
+// Threads that pin themselves afterwards (the poll threads) may still take those cores. When it
+// ends, the process's threads may run where the calling thread could before. Does nothing if
+// `cores` would leave no core.
+class ThreadsKeptOff {
+ public:
+  explicit ThreadsKeptOff(const std::vector<int>& cores);
+  ~ThreadsKeptOff();
+  ThreadsKeptOff(const ThreadsKeptOff&) = delete;
+  ThreadsKeptOff& operator=(const ThreadsKeptOff&) = delete;
+
+ private:
+  std::vector<int> before_;  // the cores the calling thread could run on
+  bool applied_ = false;
+};
+
 }  // namespace gnf

@@ -1,7 +1,9 @@
-// Poll-mode threads' cores (util/cores.h): distinct, allowed, one left over, none on small machines.
+// Poll-mode threads' cores (util/cores.h): distinct, allowed, one left over, none on small machines;
+// the other threads kept off them and given them back.
 #include <pthread.h>
 #include <sched.h>
 
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -50,6 +52,43 @@ TEST(PollThreadCores, PinningBindsTheThreadAndRefusesWhatIsNoCore) {
     EXPECT_EQ(CPU_COUNT(&set), 1);
     EXPECT_TRUE(CPU_ISSET(core, &set));
   }).join();
+}
+
+std::set<int> cores_of(pthread_t thread) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(pthread_getaffinity_np(thread, sizeof(set), &set), 0);
+  std::set<int> out;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) out.insert(c);
+  return out;
+}
+
+TEST(ThreadsKeptOff, MovesEveryThreadOffTheCoresAndGivesThemBackAfter) {
+  const std::set<int> allowed = allowed_cores();
+  if (allowed.size() < 2) GTEST_SKIP() << "one core: nothing to keep threads off";
+  const int poll_core = *allowed.rbegin();
+  std::set<int> rest = allowed;
+  rest.erase(poll_core);
+  std::atomic<bool> done{false};
+  std::thread older([&] {
+    while (!done.load()) std::this_thread::yield();
+  });
+  {
+    const gnf::ThreadsKeptOff kept({poll_core});
+    EXPECT_EQ(cores_of(pthread_self()), rest);
+    EXPECT_EQ(cores_of(older.native_handle()), rest);  // threads started before too
+    std::set<int> newer_cores;
+    std::thread([&] { newer_cores = cores_of(pthread_self()); }).join();
+    EXPECT_EQ(newer_cores, rest);  // and those started since
+  }
+  EXPECT_EQ(cores_of(pthread_self()), allowed);
+  EXPECT_EQ(cores_of(older.native_handle()), allowed);
+  done.store(true);
+  older.join();
+  // Keeping threads off every core would leave them nowhere: nothing changes.
+  const gnf::ThreadsKeptOff nowhere(std::vector<int>(allowed.begin(), allowed.end()));
+  EXPECT_EQ(cores_of(pthread_self()), allowed);
 }
 
 }  // namespace
