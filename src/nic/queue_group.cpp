@@ -11,12 +11,15 @@ namespace gnf::nic {
 namespace {
 
 // Bounds on work per poll. Arrivals get four times the DMA's share, so that a port offered more
-// than the model moves drops the excess at its buffer (rx_missed), as an overloaded NIC does,
-// instead of slowing the wire down; only when the model cannot even take frames off the wire as
-// fast as they arrive does it fall behind, and wire_lag says so. Without a bound, a model that
-// fell behind would spend every poll admitting and its DMA would starve.
+// than its DMA moves drops the excess at its buffer (rx_missed), as an overloaded NIC does,
+// instead of slowing the wire down. A group that fell behind the wire (its last frame taken more
+// than kCatchUpLagNs after it arrived: the thread was held up, or the model is too slow for its
+// load) takes a DMA burst at a time instead, with the DMA between, up to kCatchUpChunks more
+// times a poll (poll_rx); wire_lag then says how late the model was.
 constexpr uint32_t kAdmitBurst = 1024;
 constexpr uint32_t kDmaBurst = 256;
+constexpr uint64_t kCatchUpLagNs = 20'000;
+constexpr uint32_t kCatchUpChunks = 4;
 // Tx descriptors (or tx FIFO frames) taken per queue per transmit round.
 constexpr uint32_t kTxBurst = 256;
 
@@ -83,13 +86,25 @@ bool QueueGroup::wire_done() {
 
 bool QueueGroup::poll_rx(uint64_t now_ns) {
   const uint64_t now_ps = now_ns * 1000;
-  bool moved = admit_arrivals(now_ps);
-  if (port_.options().loopback) {
-    moved |= loop_back(now_ps);
-    if (sink_) sink_->flush();
+  // A group that was held up (a VM takes a thread's core for milliseconds at times) finds frames
+  // that arrived long ago. It takes them in as the hardware would have moved them, a DMA burst at
+  // a time with the DMA between; all at once they would fill the buffer and be lost there only
+  // because the model was late. They still count as late (wire_lag).
+  bool moved = false;
+  if (!behind_) {
+    moved = admit_arrivals(now_ps, kAdmitBurst);
+    moved |= move_on(now_ps);
   }
-  else if (dma_side_ == DmaSide::Host) moved |= dma_to_rx_rings();
-  else moved |= reclaim_from_agent();
+  for (uint32_t chunk = 0; behind_ && chunk < kCatchUpChunks; ++chunk) {
+    // A looped-back port's DMA is its line, which cannot send in the past: what it could not
+    // take yet waits on the wire. A DMA into rings takes a burst between admissions, or drops
+    // (DROP_EN), or stalls, and then the buffer overflows as it would have on time.
+    const bool room = !port_.options().loopback || buffered() < kDmaBurst;
+    bool step = room && admit_arrivals(now_ps, kDmaBurst);
+    step |= move_on(now_ps);
+    moved |= step;
+    if (!step) break;
+  }
   settle_buffer_credit(!moved);
   bool empty = true;
   for (const RxQueue& q : rx_) empty &= q.producer.consumed_seen == q.producer.head;
@@ -109,30 +124,50 @@ void QueueGroup::settle_buffer_credit(bool idle) {
   }
 }
 
-bool QueueGroup::admit_arrivals(uint64_t now_ps) {
+// Frames in this group's FIFOs that the DMA side has not yet moved on (as last seen).
+uint32_t QueueGroup::buffered() const {
+  uint32_t frames = 0;
+  for (const RxQueue& q : rx_) frames += q.producer.head - q.producer.consumed_seen;
+  return frames;
+}
+
+// What the DMA side does in a poll: loop back (calibration), DMA into rings in host memory, or
+// take back from the GPU agent the room of what it moved.
+bool QueueGroup::move_on(uint64_t now_ps) {
+  if (port_.options().loopback) {
+    const bool moved = loop_back(now_ps);
+    if (sink_) sink_->flush();
+    return moved;
+  }
+  return dma_side_ == DmaSide::Host ? dma_to_rx_rings() : reclaim_from_agent();
+}
+
+bool QueueGroup::admit_arrivals(uint64_t now_ps, uint32_t limit) {
   if (stop_requested_.load(std::memory_order_relaxed))
     std::visit([](auto& w) {
       if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) w.stop();
     }, wire_);
   return std::visit([&](auto& w) {
     if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) return false;
-    else return admit(w, now_ps);
+    else return admit(w, now_ps, limit);
   }, wire_);
 }
 
 template <typename Wire>
-bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
+bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
   const PortOptions& o = port_.options();
   // Once the buffer had no room, this poll does not ask again: the groups of an overloaded port
   // would otherwise contend on its count for every frame they drop.
   bool full = false;
   uint64_t lag_sum_ps = 0, lag_max_ps = 0, late = 0, runts = 0, oversize = 0, missed = 0, disabled = 0;
+  uint64_t lag = 0;
   uint32_t n = 0;
   Arrival a;
-  for (; n < kAdmitBurst && wire.next(now_ps, a); ++n) {
+  for (; n < limit && wire.next(now_ps, a); ++n) {
     // A paused sender's frame is late by the pause, not by the model.
     if (!o.flow_control) {
-      const uint64_t lag = now_ps - a.arrival_ps;
+      lag = now_ps - a.arrival_ps;
+      if (n == 0 && lag > kCatchUpLagNs * 1000) limit = std::min(limit, kDmaBurst);  // behind: see poll_rx
       lag_sum_ps += lag;
       lag_max_ps = std::max(lag_max_ps, lag);
       late += lag > kLateFrameNs * 1000;
@@ -178,6 +213,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps) {
     buffer_credit_ -= need;
     wire.taken();
   }
+  behind_ = n == limit && lag > kCatchUpLagNs * 1000;
   if (n == 0) return false;
   if (lag_max_ps / 1000 > counters_.wire_lag_max_ns.get()) counters_.wire_lag_max_ns.set(lag_max_ps / 1000);
   counters_.wire_lag_sum_ns.add(lag_sum_ps / 1000);

@@ -90,8 +90,10 @@ class QueueGroup {
   };
 
   template <typename Wire>
-  bool admit(Wire& wire, uint64_t now_ps);
-  bool admit_arrivals(uint64_t now_ps);
+  bool admit(Wire& wire, uint64_t now_ps, uint32_t limit);
+  bool admit_arrivals(uint64_t now_ps, uint32_t limit);
+  bool move_on(uint64_t now_ps);
+  uint32_t buffered() const;
   bool dma_to_rx_rings();
   bool reclaim_from_agent();
   bool loop_back(uint64_t now_ps);
@@ -120,6 +122,7 @@ class QueueGroup {
   // Room in the port's on-NIC buffer this group holds: taken for frames not yet arrived, or freed
   // by frames it moved on and not yet handed back (settle_buffer_credit).
   int64_t buffer_credit_ = 0;
+  bool behind_ = false;  // the last admission stopped at its limit, its last frame long arrived
   uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
   // One transmit batch, kept between polls so the hot path does not allocate.
   struct Departure {
