@@ -96,10 +96,12 @@ bool QueueGroup::poll_rx(uint64_t now_ns) {
     moved |= move_on(now_ps);
   }
   for (uint32_t chunk = 0; behind_ && chunk < kCatchUpChunks; ++chunk) {
-    // A looped-back port's DMA is its line, which cannot send in the past: what it could not
-    // take yet waits on the wire. A DMA into rings takes a burst between admissions, or drops
-    // (DROP_EN), or stalls, and then the buffer overflows as it would have on time.
-    const bool room = !port_.options().loopback || buffered() < kDmaBurst;
+    // This thread's DMA into rings takes a burst between two admissions, or drops (DROP_EN), or
+    // stalls, and then the buffer overflows as it would have on time. A looped-back port's line
+    // cannot send in the past, and the GPU agent moves frames at its own pace: for those the
+    // backlog waits on the wire while the group's FIFOs hold a burst (with a queue stalled without
+    // DROP_EN the model then falls behind, model-bound, instead of dropping).
+    const bool room = (dma_side_ == DmaSide::Host && !port_.options().loopback) || buffered() < kDmaBurst;
     bool step = room && admit_arrivals(now_ps, kDmaBurst);
     step |= move_on(now_ps);
     moved |= step;
