@@ -13,14 +13,18 @@
 
 namespace {
 
-std::set<int> allowed_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  EXPECT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+std::set<int> cores_in(const cpu_set_t& set) {
   std::set<int> out;
   for (int c = 0; c < CPU_SETSIZE; ++c)
     if (CPU_ISSET(c, &set)) out.insert(c);
   return out;
+}
+
+std::set<int> allowed_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  return cores_in(set);
 }
 
 TEST(PollThreadCores, AreDistinctAllowedCoresLeavingTheLowestToTheProcess) {
@@ -58,10 +62,7 @@ std::set<int> cores_of(pthread_t thread) {
   cpu_set_t set;
   CPU_ZERO(&set);
   EXPECT_EQ(pthread_getaffinity_np(thread, sizeof(set), &set), 0);
-  std::set<int> out;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) out.insert(c);
-  return out;
+  return cores_in(set);
 }
 
 TEST(ThreadsKeptOff, MovesEveryThreadOffTheCoresAndGivesThemBackAfter) {
