@@ -350,11 +350,11 @@ uint64_t QueueGroup::send_batch(uint64_t wire_ps, uint64_t now_ps) {
 }
 
 // How many more picoseconds of frames the NIC may take now: it runs no further ahead of the line
-// than its tx packet buffer holds (beyond that, frames wait in their rings or FIFOs).
-// How far ahead of the line a group may send is judged by the line as its own last reservation
-// left it, which is never later than the port's count (other groups reserve too): the group learns
-// the count's value with each reservation, and so runs at most one batch past the tx window, while
-// its polls do not read a line every group writes (that stopped the model's scaling with threads).
+// than its tx packet buffer holds (beyond that, frames wait in their rings or FIFOs). The line is
+// taken as this group's own last reservation left it, never later than the port's count (other
+// groups reserve too): the group learns the count with each reservation, and so runs at most one
+// batch past the window, while its polls do not read a line every group writes (that stopped the
+// model's scaling with threads).
 int64_t QueueGroup::line_budget_ps(uint64_t now_ps) const {
   return int64_t(now_ps + port_.tx_window_ps()) - int64_t(std::max(line_free_seen_ps_, now_ps));
 }
