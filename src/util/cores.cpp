@@ -23,6 +23,17 @@ void set_every_thread(const cpu_set_t& set) {
   closedir(tasks);
 }
 
+// The cores the calling thread may run on, lowest first; empty if the kernel does not say.
+std::vector<int> calling_thread_cores() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return {};
+  std::vector<int> cores;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cores.push_back(c);
+  return cores;
+}
+
 cpu_set_t set_of(const std::vector<int>& cores) {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -33,12 +44,8 @@ cpu_set_t set_of(const std::vector<int>& cores) {
 }  // namespace
 
 std::vector<int> poll_thread_cores(uint32_t threads) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (threads == 0 || sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return {};
-  std::vector<int> cores;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &allowed)) cores.push_back(c);
+  if (threads == 0) return {};
+  const std::vector<int> cores = calling_thread_cores();
   // On a machine of 2 or 3 cores, shared with whatever else runs (CI's builds), a pinned spinner
   // could not move off a core another process wants: the scheduler does better there.
   if (cores.size() < kMinCoresToPin || cores.size() < size_t(threads) + 1) return {};
@@ -49,22 +56,16 @@ std::vector<int> poll_thread_cores(uint32_t threads) {
 
 bool pin_this_thread(int core) {
   if (core < 0 || core >= CPU_SETSIZE) return false;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(core, &set);
+  const cpu_set_t set = set_of({core});
   return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
 }
 
 ThreadsKeptOff::ThreadsKeptOff(const std::vector<int>& cores) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (cores.empty() || sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  if (cores.empty()) return;
+  before_ = calling_thread_cores();
   std::vector<int> rest;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (!CPU_ISSET(c, &allowed)) continue;
-    before_.push_back(c);
+  for (int c : before_)
     if (std::find(cores.begin(), cores.end(), c) == cores.end()) rest.push_back(c);
-  }
   if (rest.empty()) return;
   set_every_thread(set_of(rest));
   applied_ = true;
