@@ -16,11 +16,9 @@ namespace {
 constexpr uint32_t kThreadsPerBlock = 256;
 constexpr uint32_t kLanes = 32;
 
-// Counts the occurrences that end past `from` bytes into the scanned bytes.
-struct CountFrom {
-  uint32_t from;
+struct Count {
   unsigned long long n;
-  __host__ __device__ void operator()(uint32_t, uint32_t end) { n += end > from; }
+  __host__ __device__ void operator()(uint32_t, uint32_t) { ++n; }
 };
 
 // Every lane of every warp reaches it (the kernels' loops never return early): one atomic a warp.
@@ -33,28 +31,22 @@ __global__ void scan_thread_per_packet(nf::NidsDfaView dfa, const uint8_t* bytes
                                        uint32_t packets, unsigned long long* total) {
   unsigned long long n = 0;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < packets; i += gridDim.x * blockDim.x) {
-    CountFrom count{0, 0};
+    Count count{0};
     nf::nids_scan(dfa, bytes + offsets[i], offsets[i + 1] - offsets[i], count);
     n += count.n;
   }
   add_warp_total(n, total);
 }
 
-// A match ending in a lane's piece (begin, end] starts at most `overlap` (the longest pattern less
-// one) bytes before begin: a DFA started there in state 0 finds it, and the lane counts only those
-// ending past begin, which the lanes before it do not.
-__global__ void scan_warp_per_packet(nf::NidsDfaView dfa, uint32_t overlap, const uint8_t* bytes,
-                                     const uint32_t* offsets, uint32_t packets, unsigned long long* total) {
+// Lane k scans the packet's piece k of 32 (nids_scan_piece), as the nids NF's tiles do.
+__global__ void scan_warp_per_packet(nf::NidsDfaView dfa, const uint8_t* bytes, const uint32_t* offsets,
+                                     uint32_t packets, unsigned long long* total) {
   const uint32_t lane = threadIdx.x % kLanes;
   const uint32_t warps = gridDim.x * blockDim.x / kLanes;
   unsigned long long n = 0;
   for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kLanes; i < packets; i += warps) {
-    const uint32_t len = offsets[i + 1] - offsets[i], piece = (len + kLanes - 1) / kLanes;
-    const uint32_t begin = min(lane * piece, len), end = min(begin + piece, len);
-    if (begin == end) continue;
-    const uint32_t start = begin > overlap ? begin - overlap : 0;
-    CountFrom count{begin - start, 0};
-    nf::nids_scan(dfa, bytes + offsets[i] + start, end - start, count);
+    Count count{0};
+    nf::nids_scan_piece(dfa, bytes + offsets[i], offsets[i + 1] - offsets[i], lane, kLanes, count);
     n += count.n;
   }
   add_warp_total(n, total);
@@ -63,9 +55,8 @@ __global__ void scan_warp_per_packet(nf::NidsDfaView dfa, uint32_t overlap, cons
 }  // namespace
 
 struct ScanOnGpu::Impl {
-  Impl(const nf::NidsAutomaton& automaton, uint32_t longest, const Corpus& corpus)
-      : overlap(longest - 1),
-        packets(corpus.packets()),
+  Impl(const nf::NidsAutomaton& automaton, const Corpus& corpus)
+      : packets(corpus.packets()),
         arena(mem::Domain::Device, automaton.arena_bytes()),
         bytes(mem::Domain::Device, corpus.bytes.size()),
         offsets(mem::Domain::Device, corpus.offsets.size() * sizeof(uint32_t)),
@@ -90,7 +81,7 @@ struct ScanOnGpu::Impl {
     GNF_CUDA_CHECK(cudaMemset(t, 0, sizeof(unsigned long long)));
     GNF_CUDA_CHECK(cudaEventRecord(start));
     if (shape == Shape::WarpPerPacket)
-      scan_warp_per_packet<<<blocks, kThreadsPerBlock>>>(dfa, overlap, bytes.data(), o, packets, t);
+      scan_warp_per_packet<<<blocks, kThreadsPerBlock>>>(dfa, bytes.data(), o, packets, t);
     else
       scan_thread_per_packet<<<blocks, kThreadsPerBlock>>>(dfa, bytes.data(), o, packets, t);
     GNF_CUDA_CHECK_LAUNCH();
@@ -103,14 +94,14 @@ struct ScanOnGpu::Impl {
     return result;
   }
 
-  uint32_t overlap, packets;
+  uint32_t packets;
   mem::Block arena, bytes, offsets, total;
   nf::NidsDfaView dfa{};
   cudaEvent_t start = nullptr, stop = nullptr;
 };
 
-ScanOnGpu::ScanOnGpu(const nf::NidsAutomaton& automaton, uint32_t longest_pattern, const Corpus& corpus)
-    : impl_(std::make_unique<Impl>(automaton, longest_pattern, corpus)) {}
+ScanOnGpu::ScanOnGpu(const nf::NidsAutomaton& automaton, const Corpus& corpus)
+    : impl_(std::make_unique<Impl>(automaton, corpus)) {}
 ScanOnGpu::~ScanOnGpu() = default;
 
 GpuScan ScanOnGpu::scan(Shape shape, int launches) {

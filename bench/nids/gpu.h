@@ -20,7 +20,7 @@ struct GpuScan {
 class ScanOnGpu {
  public:
   // Copies the automaton and the corpus into GPU memory.
-  ScanOnGpu(const nf::NidsAutomaton& automaton, uint32_t longest_pattern, const Corpus& corpus);
+  ScanOnGpu(const nf::NidsAutomaton& automaton, const Corpus& corpus);
   ~ScanOnGpu();
   // The median of `launches` timed launches, after a warm-up one. Throws std::runtime_error if two
   // launches counted different matches.

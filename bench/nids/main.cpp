@@ -44,8 +44,6 @@ int run(const Options& o) {
     const gnf::nf::NidsAutomaton automaton(set.patterns, size_t(4) << 30);
     const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const Hyperscan hyperscan(set.patterns);
-    size_t longest = 1;
-    for (const gnf::nf::NidsPattern& p : set.patterns) longest = std::max(longest, p.bytes.size());
     for (const uint32_t size : kSizes) {
       const Corpus cpu_corpus = make_corpus(set.patterns, size, o.cpu_packets, 1);
       const uint64_t cpu_host = host_matches(automaton.view(), cpu_corpus);
@@ -66,7 +64,7 @@ int run(const Options& o) {
       if (no_gpu.empty()) {
         const Corpus gpu_corpus = make_corpus(set.patterns, size, o.gpu_packets, 2);
         const uint64_t gpu_host = host_matches(automaton.view(), gpu_corpus);
-        ScanOnGpu gpu(automaton, uint32_t(longest), gpu_corpus);
+        ScanOnGpu gpu(automaton, gpu_corpus);
         double best = 0;
         for (const Shape shape : {Shape::ThreadPerPacket, Shape::WarpPerPacket}) {
           const bool per_thread = shape == Shape::ThreadPerPacket;

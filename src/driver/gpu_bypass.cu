@@ -44,7 +44,7 @@ static_assert(offsetof(Words, rx_packets) == kRx * 8 && offsetof(Words, tx_packe
 struct GpuBypass::Impl {
   std::vector<QueueRings> rings;  // per plane, in GPU memory
   mem::Block plane_states;        // DevPlane[planes] in GPU memory
-  mem::Block nf_shares;           // NfShare[planes] in GPU memory, with nf_blocks
+  mem::Block nf_shares;           // NfShare[planes] in GPU memory: each burst's refs
   mem::Block pinned;              // counters, the control mailbox, exception rings: mapped host memory
   GpuPlaneCounters* counters = nullptr;
   Control* control = nullptr;
@@ -84,10 +84,8 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
     throw UserError(fmt::format("the bypass path runs {} resident thread block(s) per queue (driver.nf_blocks + 1); "
                                 "this GPU holds {} of {} threads at once, fewer than the {} blocks of {} queues",
                                 1 + options.nf_blocks, uint64_t(sms) * uint64_t(per_sm), m.threads, m.blocks, planes_));
-  if (options.nf_blocks != 0) {
-    m.nf_shares = mem::Block(mem::Domain::Device, planes_ * sizeof(NfShare));
-    m.config.shares = reinterpret_cast<NfShare*>(m.nf_shares.data());
-  }
+  m.nf_shares = mem::Block(mem::Domain::Device, planes_ * sizeof(NfShare));
+  m.config.shares = reinterpret_cast<NfShare*>(m.nf_shares.data());
 
   // Pinned: per block its counters, then the control mailbox, then per plane an exception ring and
   // an arrival ring (head and tail on cache lines of their own, then the entries).
@@ -148,7 +146,7 @@ void GpuBypass::start(uint32_t) {
   if (m.running) return;
   m.control->clear_stop();
   // The NF blocks' hand-over counts from zero at every launch (NfShare).
-  if (m.nf_shares.size()) GNF_CUDA_CHECK(cudaMemsetAsync(m.nf_shares.data(), 0, m.nf_shares.size(), m.stream));
+  GNF_CUDA_CHECK(cudaMemsetAsync(m.nf_shares.data(), 0, m.nf_shares.size(), m.stream));
   bypass_kernel<<<m.blocks, m.threads, 0, m.stream>>>(reinterpret_cast<DevPlane*>(m.plane_states.data()),
                                                      reinterpret_cast<uint64_t*>(m.counters),
                                                      sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.control,

@@ -1,6 +1,7 @@
 #include "driver/gpu_bypass_kernel.cuh"
 
 #include "driver/gpu_timer.cuh"
+#include "nf/chain_device.cuh"
 #include "sync/ordering.h"
 #include "sync/readers.h"
 
@@ -182,28 +183,24 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
   *entry = ArrivalRecord{wire::load_le64(stamp), wire::load_le64(stamp + 8), seen_ns, r.len, 0};
 }
 
-// Every thread of a ring's block: runs the NF chain on the burst's packets with the plane's NF
-// blocks (NfShare says who runs which, and the ordering); `r` is this thread's packet (t < n).
-__device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfChainView& chain, nf::PacketRef& r,
-                              uint32_t n, BlockShared& sh) {
+// Every thread of a ring's block: runs the NF chain on the burst's n packets, whose refs are in
+// share.refs, with the plane's NF blocks (NfShare says who runs which, and the ordering).
+__device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfChainView& chain, uint32_t n,
+                              BlockShared& sh) {
   const uint32_t t = threadIdx.x, ways = nf_blocks + 1;
-  const bool mine = t < n && t % ways == 0, theirs = t < n && !mine;
-  if (theirs) share.refs[t] = r;
   __syncthreads();
   if (t == 0) {
     share.count = n;
     __threadfence();
     store_gpu<MemoryOrder::Relaxed>(&share.posted, ++sh.posted);
   }
-  if (mine) nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
+  nf::run_chain_on_block(chain, {share.refs, 0, ways, nf::share_of(n, 0, ways)}, &sh.nf_totals[0][0]);
   if (t == 0) {
     const uint32_t all_done = sh.posted * nf_blocks;
     while (load_gpu<MemoryOrder::Relaxed>(&share.done) != all_done) {
     }
     acquire_fence_gpu();
   }
-  __syncthreads();
-  if (theirs) r = share.refs[t];
 }
 
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
@@ -240,14 +237,17 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   }
 
   // Take, refill, run the NF chain.
+  NfShare& share = config.shares[blockIdx.x];
   nf::PacketRef r{};
-  if (t < n) r = ring.take(t, pool.peek(t), uint16_t(p));
+  if (t < n) share.refs[t] = ring.take(t, pool.peek(t), uint16_t(p));
   if (config.nf_blocks != 0 && n > 1) {
-    run_nf_shared(config.shares[blockIdx.x], config.nf_blocks, chain, r, n, sh);
-  } else if (t < n) {
-    nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
+    run_nf_shared(share, config.nf_blocks, chain, n, sh);
+  } else {
+    __syncthreads();
+    nf::run_chain_on_block(chain, {share.refs, 0, 1, n}, &sh.nf_totals[0][0]);
   }
   __syncthreads();
+  if (t < n) r = share.refs[t];
   if (t == 0) {
     pool.pop(n);
     if (reader) sync::reader_leave(reader);
@@ -384,12 +384,8 @@ __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks
     }
     __syncthreads();
     if (sh.stop) break;
-    const uint32_t i = t * ways + rank + 1;
-    if (i < share.count) {
-      nf::PacketRef r = share.refs[i];
-      nf::run_chain_on_one(chain, r, &sh.nf_totals[0][0]);
-      share.refs[i] = r;
-    }
+    nf::run_chain_on_block(chain, {share.refs, rank + 1, ways, nf::share_of(share.count, rank + 1, ways)},
+                           &sh.nf_totals[0][0]);
     __syncthreads();
     if (t == 0) {
       __threadfence();

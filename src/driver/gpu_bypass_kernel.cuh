@@ -62,10 +62,11 @@ struct DevPlane {
   uint32_t ports;
 };
 
-// A plane's bursts shared out to its NF blocks (DriverOptions::nf_blocks), in GPU memory; the host
-// zeroes it before every launch. With W = 1 + nf_blocks ways, packet i of a burst is run by the
-// ring's block when i % W == 0 and by NF block i % W - 1 otherwise; every block runs its packets a
-// thread each. The ring's block posts a burst (its refs, then `count`, then `posted`), runs its own
+// A plane's burst while the NF chain runs on it, in GPU memory (nf/chain_device.cuh runs the chain
+// over refs every thread of a block reaches); the host zeroes it before every launch. With
+// nf_blocks (DriverOptions::nf_blocks), the burst is shared out: with W = 1 + nf_blocks ways,
+// packet i of a burst is run by the ring's block when i % W == 0 and by NF block i % W - 1
+// otherwise. The ring's block posts a burst (its refs, then `count`, then `posted`), runs its own
 // share and waits until `done` says every NF block has finished; only then does it read the refs
 // back and place the packets. Each word is written by one side and read by the other, and each hand-
 // over is a fence and a relaxed store (or add) met by a relaxed poll and an acquire fence, at device
@@ -90,7 +91,7 @@ struct KernelConfig {
   const int64_t* host_minus_gpu_ns;  // GPU memory (GpuClock): host time = global timer + this
   uint32_t planes;     // blocks 0 .. planes - 1 serve the rings; the rest are NF blocks
   uint32_t nf_blocks;  // per plane: block planes + q * nf_blocks + k is plane q's k-th
-  NfShare* shares;     // per plane, with nf_blocks
+  NfShare* shares;     // per plane
 };
 
 // What the kernel publishes per plane, in the order of GpuPlaneCounters' first fields.

@@ -5,6 +5,7 @@
 
 #include "mem/block.h"
 #include "mem/cuda_alloc.h"
+#include "nf/chain_device.cuh"
 #include "sync/mailbox.h"
 #include "util/cuda_check.h"
 #include "util/cuda_wait.h"
@@ -15,21 +16,12 @@ namespace gnf::driver {
 namespace {
 
 constexpr uint32_t kThreads = 128;  // per block of the per-burst kernels
+// Packets per block of the per-burst kernel: a thread each, or with a tiled NF in the chain a warp
+// each (nf/tile.cuh), whose blocks are then many and short. Only in copy mode: zero-copy, every
+// byte a lane reads crosses PCIe, and a tile's lanes read the bytes their pieces overlap twice.
+constexpr uint32_t kPacketsPerBlock = kThreads, kTiledPacketsPerBlock = kThreads / 32;
 constexpr uint32_t kCounterWords = nf::kMaxChainLength * nf::NfCounters::kMax;
 constexpr size_t kLine = 128;
-
-// Runs the chain on packet i, with its bytes at `bytes` (in place, or a GPU copy of its slot at
-// the same offset), and adds the NFs' counters into the block's shared totals. An NF that moved the
-// frame's start within the slot moved it in `ref` too.
-__device__ void process_packet(const nf::NfChainView& chain, nf::PacketRef& ref, uint8_t* bytes,
-                               unsigned long long* totals) {
-  nf::PacketRef r = ref;
-  r.data = bytes;
-  nf::run_chain_on_one(chain, r, totals);
-  uint8_t* const host = ref.data;
-  ref = r;
-  ref.data = host + (r.data - bytes);
-}
 
 // Copy mode: where packet i's bytes are on the GPU, at the offset they have in their slot.
 __device__ __host__ inline uint8_t* device_bytes(uint8_t* entry_packets, uint32_t i, uint32_t slot_bytes,
@@ -38,18 +30,32 @@ __device__ __host__ inline uint8_t* device_bytes(uint8_t* entry_packets, uint32_
 }
 
 // Kernel per burst. `device_packets` null: the bytes are read in place (zero-copy); otherwise
-// packet i was copied into device slot i (device_bytes). Each block writes its row of `partials`
-// (no atomics on host memory: the host adds the rows up).
-__global__ void burst_kernel(nf::NfChainView chain, nf::PacketRef* refs, uint32_t count, uint8_t* device_packets,
-                             uint32_t slot_bytes, unsigned long long* partials) {
+// packet i was copied into device slot i (device_bytes), and the block's chain runs on refs to
+// those copies, which it maps back to the slots after (an NF that moved the frame's start within
+// the slot moved it in the slot's ref too). Each block writes its row of `partials` (no atomics on
+// host memory: the host adds the rows up).
+__global__ void burst_kernel(nf::NfChainView chain, nf::PacketRef* refs, uint32_t count, uint32_t per_block,
+                             uint8_t* device_packets, uint32_t slot_bytes, unsigned long long* partials) {
   __shared__ unsigned long long totals[kCounterWords];
+  // Raw bytes: a __shared__ array of a type with default member initialisers cannot be declared.
+  __shared__ alignas(nf::PacketRef) unsigned char on_gpu_bytes[kThreads * sizeof(nf::PacketRef)];
+  auto* on_gpu = reinterpret_cast<nf::PacketRef*>(on_gpu_bytes);
   for (uint32_t i = threadIdx.x; i < kCounterWords; i += blockDim.x) totals[i] = 0;
+  const uint32_t first = blockIdx.x * per_block, n = min(count - first, per_block), i = first + threadIdx.x;
+  uint8_t* bytes = nullptr;
+  if (threadIdx.x < n) {
+    bytes = device_packets ? device_bytes(device_packets, i, slot_bytes, refs[i]) : refs[i].data;
+    on_gpu[threadIdx.x] = refs[i];
+    on_gpu[threadIdx.x].data = bytes;
+  }
   __syncthreads();
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count)
-    process_packet(chain, refs[i], device_packets ? device_bytes(device_packets, i, slot_bytes, refs[i]) : refs[i].data,
-                   totals);
+  nf::run_chain_on_block(chain, {on_gpu, 0, 1, n}, totals);
   __syncthreads();
+  if (threadIdx.x < n) {
+    uint8_t* const host = refs[i].data;
+    refs[i] = on_gpu[threadIdx.x];
+    refs[i].data = host + (on_gpu[threadIdx.x].data - bytes);
+  }
   for (uint32_t k = threadIdx.x; k < kCounterWords; k += blockDim.x) partials[blockIdx.x * kCounterWords + k] = totals[k];
 }
 
@@ -81,7 +87,7 @@ __global__ void persistent_kernel(nf::NfChainView chain, WorkQueue* queue, const
     __syncthreads();
     if (stop) return;
     nf::PacketRef* burst = refs + size_t(k % depth) * max_batch;
-    for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) process_packet(chain, burst[i], burst[i].data, totals);
+    nf::run_chain_on_block(chain, {burst, 0, 1, count}, totals);
     __syncthreads();
     for (uint32_t c = threadIdx.x; c < kCounterWords; c += blockDim.x)
       partials[size_t(k % depth) * kCounterWords + c] = totals[c];
@@ -94,7 +100,7 @@ __global__ void persistent_kernel(nf::NfChainView chain, WorkQueue* queue, const
 
 struct GpuNfRunner::Impl {
   StagedMode mode;
-  uint32_t max_batch, depth, slot_bytes, blocks_per_burst;
+  uint32_t max_batch, depth, slot_bytes, per_block, blocks_per_burst;
   nf::NfChainView chain;
   mem::Block pinned;          // refs per entry, counter partials per entry, the work queue, counts per entry
   mem::Block device_packets;  // Copy mode: each entry's packets on the GPU
@@ -177,7 +183,8 @@ GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, ui
   m.depth = depth;
   m.slot_bytes = slot_bytes;
   m.chain = chain;
-  m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : (max_batch + kThreads - 1) / kThreads;
+  m.per_block = nf::has_tiled(chain) && mode == StagedMode::Copy ? kTiledPacketsPerBlock : kPacketsPerBlock;
+  m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : (max_batch + m.per_block - 1) / m.per_block;
   const size_t refs_bytes = (size_t(depth) * max_batch * sizeof(nf::PacketRef) + kLine - 1) / kLine * kLine;
   const size_t partials_bytes = size_t(depth) * m.blocks_per_burst * kCounterWords * sizeof(unsigned long long);
   const size_t queue_bytes = (sizeof(WorkQueue) + kLine - 1) / kLine * kLine;
@@ -246,9 +253,9 @@ void GpuNfRunner::submit(uint32_t count) {
       m.copy_packets(burst, true);
       device_packets = m.entry_packets(burst);
     }
-    const uint32_t blocks = (count + kThreads - 1) / kThreads;
-    burst_kernel<<<blocks, kThreads, 0, m.stream>>>(m.chain, m.entry_refs(burst), count, device_packets, m.slot_bytes,
-                                                    m.entry_partials(burst));
+    const uint32_t blocks = (count + m.per_block - 1) / m.per_block;
+    burst_kernel<<<blocks, kThreads, 0, m.stream>>>(m.chain, m.entry_refs(burst), count, m.per_block, device_packets,
+                                                    m.slot_bytes, m.entry_partials(burst));
     GNF_CUDA_CHECK_LAUNCH();
     GNF_CUDA_CHECK(cudaEventRecord(m.events[e], m.stream));
   }
@@ -260,7 +267,7 @@ GpuNfRunner::Done GpuNfRunner::take_done(bool wait, nf::NfCounters* counters) {
   if (m.completed == m.submitted || !m.gpu_done(m.completed, wait)) return Done{nullptr, 0};
   const uint64_t burst = m.completed++;
   const uint32_t count = m.counts[burst % m.depth];
-  const uint32_t rows = m.mode == StagedMode::Persistent ? 1 : (count + kThreads - 1) / kThreads;
+  const uint32_t rows = m.mode == StagedMode::Persistent ? 1 : (count + m.per_block - 1) / m.per_block;
   const unsigned long long* partials = m.entry_partials(burst);
   for (uint32_t row = 0; row < rows; ++row)
     for (uint32_t e = 0; e < m.chain.count; ++e)

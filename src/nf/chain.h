@@ -70,40 +70,28 @@ struct NfRuntime {
 };
 
 #define GNF_NF_PROCESS(Kind, name, View, configure) \
-  case NfKind::Kind: element.name.process(batch, counters[e]); break;
+  case NfKind::Kind: element.name.process(batch, counters); break;
+// One element over a batch: a switch over its kind, the same on CPU and GPU.
+GNF_HD inline void process_element(const NfElement& element, PacketBatch& batch, NfCounters& counters) {
+  switch (element.kind) { GNF_NF_KINDS(GNF_NF_PROCESS) }
+}
+#undef GNF_NF_PROCESS
+
 // `counters` has one entry per element, and `runtime` too where given (a CPU plane's: a look at
 // each packet's verdict per element, a byte each). Packets an element drops or punts skip the rest.
+// On a GPU, a thread block runs the chain with nf/chain_device.cuh.
 GNF_HD inline void run_chain(const NfChainView& chain, PacketBatch& batch, NfCounters* counters,
                              NfRuntime* runtime = nullptr) {
   for (uint32_t e = 0; e < chain.count; ++e) {
-    const NfElement& element = chain.elements[e];
     if (runtime) {
       uint32_t live = 0;
       for (uint32_t i = 0; i < batch.count; ++i) live += batch.packets[i].verdict == Verdict::Forward;
       runtime[e].calls += live != 0;
       runtime[e].packets += live;
     }
-    switch (element.kind) { GNF_NF_KINDS(GNF_NF_PROCESS) }
+    process_element(chain.elements[e], batch, counters[e]);
   }
 }
-#undef GNF_NF_PROCESS
-
-#if defined(__CUDACC__)
-// One packet through the chain on the GPU (a thread per packet), its counters added into `totals`
-// (kMaxChainLength rows of NfCounters::kMax, in shared memory). The thread's own counters are zeroed
-// only for the chain's elements: they live in local memory, and zeroing all 128 cost the bypass
-// kernel a third of its rate.
-__device__ inline void run_chain_on_one(const NfChainView& chain, PacketRef& packet, unsigned long long* totals) {
-  NfCounters local[kMaxChainLength];
-  for (uint32_t e = 0; e < chain.count; ++e)
-    for (int k = 0; k < NfCounters::kMax; ++k) local[e].value[k] = 0;
-  PacketBatch one{&packet, 1};
-  run_chain(chain, one, local);
-  for (uint32_t e = 0; e < chain.count; ++e)
-    for (int k = 0; k < NfCounters::kMax; ++k)
-      if (local[e].value[k]) atomicAdd(&totals[e * NfCounters::kMax + k], local[e].value[k]);
-}
-#endif
 
 struct NfSpec {
   std::string type;

@@ -114,10 +114,11 @@ def test_nids_options_are_defaulted():
     assert (full.sizes, full.nids_json) == ([64, 512, 1500, "imix"], "x.json")
 
 
-def test_the_bench_config_is_an_ndr_config_with_the_burst_as_the_nfs_parallelism():
+def test_the_bench_config_is_an_ndr_config_with_nf_blocks_for_bypass():
     with open(os.path.join(REPO, "configs", "nids-bench.toml"), "rb") as f:
         config = tomllib.load(f)
-    assert config["driver"] == {"drop_en": True, "tx_full": "drop", "burst": 256, "rx_ring": 1024, "tx_ring": 1024}
+    assert config["driver"] == {"drop_en": True, "tx_full": "drop", "burst": 256, "rx_ring": 1024, "tx_ring": 1024,
+                                "nf_blocks": 3}
     assert [p["flow_control"] for p in config["port"]] == [False, False]
     assert [nf["type"] for nf in config["nf"]] == ["nids", "l2fwd"]
     assert "source" not in config["port"][0]  # `gnf bench`'s generator feeds it

@@ -1,5 +1,5 @@
-// The NF chain over a batch of frames on the GPU, a thread per packet, for tests that hold the GPU's
-// result against the CPU's.
+// The NF chain over a batch of frames on the GPU, for tests that hold the GPU's result against the
+// CPU's.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -14,8 +14,13 @@ struct ChainOnGpu {
   std::vector<unsigned long long> counters;   // [element * NfCounters::kMax + counter], all packets
 };
 
-// Runs `chain` over a GPU copy of `frames`; each of `refs` points into `frames`.
+inline constexpr uint32_t kBlockThreads = 256;
+
+// Runs `chain` over a GPU copy of `frames`; each of `refs` points into `frames`. With
+// packets_per_block 0, a thread per packet runs nf::run_chain; otherwise blocks of kBlockThreads
+// threads run nf::run_chain_on_block (nf/chain_device.cuh) on that many packets each, as the data
+// paths' kernels do.
 ChainOnGpu run_chain_on_gpu(const nf::NfChainView& chain, const std::vector<uint8_t>& frames,
-                            const std::vector<nf::PacketRef>& refs);
+                            const std::vector<nf::PacketRef>& refs, uint32_t packets_per_block = 0);
 
 }  // namespace gnf::test

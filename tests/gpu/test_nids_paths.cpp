@@ -35,19 +35,23 @@ constexpr char kRules[] =
     "pass tcp 10.9.0.0/16 any -> any any (content:\"GET \"; sid:1003;)\n"
     "alert ip any any -> any any (msg:\"passwd\"; content:\"/etc/passwd\"; sid:1004;)\n";
 
-// Frame i of the mix: case i % kCases, from an address and port of its own.
-std::vector<uint8_t> frame(uint32_t i) {
+// Frame i of the mix: case i % kCases, from an address and port of its own. With `lead`, the
+// case's payload comes after that many filler bytes and before as many again: a long payload whose
+// matches lie anywhere (some rules, anchored at its start, then do not match, on the CPU as on the GPU).
+std::vector<uint8_t> frame(uint32_t i, uint32_t lead = 0) {
   const std::string src = "198.18." + std::to_string(i >> 8 & 0xff) + "." + std::to_string(i & 0xff);
   const uint16_t sport = uint16_t(10000 + i % 20000);
+  const std::string filler(lead, char('a' + i % 26));
+  const auto payload = [&](const char* text) { return filler + text + filler; };
   std::vector<uint8_t> f;
   switch (i % kCases) {
-    case 0: f = ipv4_frame(src.c_str(), "10.0.0.5", 6, sport, 80, 0, 20, "GET /scripts/CMD.EXE?/c+dir"); break;
-    case 1: f = ipv4_frame(src.c_str(), "198.19.0.1", 17, sport, 53, 0, 8, "\x12\x34\xde\xad"); break;
-    case 2: f = ipv4_frame(src.c_str(), "10.0.0.7", 17, sport, 69, 0, 8, "RRQ /etc/passwd"); break;
-    case 3: f = ipv4_frame("10.9.1.1", "10.0.0.5", 6, sport, 80, 0, 20, "GET /cmd.exe /etc/passwd"); break;
-    case 4: f = ipv4_frame(src.c_str(), "10.0.0.5", 17, sport, 2, 0, 8, "nothing here"); break;
-    case 5: f = ipv4_frame(src.c_str(), "10.0.0.6", 6, sport, 80, 0, 20, "GET /cmd.exe?/etc/passwd"); break;
-    default: f = ipv4_frame(src.c_str(), "10.0.0.5", 6, sport, 443, 0, 20, "GET cmd.exe, not at port 80"); break;
+    case 0: f = ipv4_frame(src.c_str(), "10.0.0.5", 6, sport, 80, 0, 20, payload("GET /scripts/CMD.EXE?/c+dir")); break;
+    case 1: f = ipv4_frame(src.c_str(), "198.19.0.1", 17, sport, 53, 0, 8, payload("\x12\x34\xde\xad")); break;
+    case 2: f = ipv4_frame(src.c_str(), "10.0.0.7", 17, sport, 69, 0, 8, payload("RRQ /etc/passwd")); break;
+    case 3: f = ipv4_frame("10.9.1.1", "10.0.0.5", 6, sport, 80, 0, 20, payload("GET /cmd.exe /etc/passwd")); break;
+    case 4: f = ipv4_frame(src.c_str(), "10.0.0.5", 17, sport, 2, 0, 8, payload("nothing here")); break;
+    case 5: f = ipv4_frame(src.c_str(), "10.0.0.6", 6, sport, 80, 0, 20, payload("GET /cmd.exe?/etc/passwd")); break;
+    default: f = ipv4_frame(src.c_str(), "10.0.0.5", 6, sport, 443, 0, 20, payload("GET cmd.exe, not at port 80")); break;
   }
   f.resize(std::max<size_t>(f.size(), 60), 0);
   return f;
@@ -111,23 +115,28 @@ std::vector<uint64_t> hits(const nf::NfChain& chain) {
   return out;
 }
 
-// The mix in kSlot-byte slots, as run_chain_on_gpu takes it.
+// The mix in slots, as run_chain_on_gpu takes it; with `long_payloads`, frame i's payload has
+// i * 7 % 640 filler bytes before its case's text and as many after (up to ~1.4 KB).
 struct Batch {
-  std::vector<uint8_t> bytes = std::vector<uint8_t>(size_t(kFrames) * kSlot, 0);
+  uint32_t slot;
+  std::vector<uint8_t> bytes;
   std::vector<nf::PacketRef> refs;
-  Batch() {
+  explicit Batch(bool long_payloads = false)
+      : slot(long_payloads ? 2048 : kSlot), bytes(size_t(kFrames) * slot, 0) {
     for (uint32_t i = 0; i < kFrames; ++i) {
-      const std::vector<uint8_t> f = frame(i);
-      uint8_t* slot = &bytes[size_t(i) * kSlot];
-      std::copy(f.begin(), f.end(), slot);
-      refs.push_back(nf::PacketRef{slot, uint32_t(f.size()), 0, 0, 0, nf::Verdict::Forward, nf::HostReason::Unspecified});
+      const std::vector<uint8_t> f = frame(i, long_payloads ? i * 7 % 640 : 0);
+      uint8_t* at = &bytes[size_t(i) * slot];
+      std::copy(f.begin(), f.end(), at);
+      refs.push_back(nf::PacketRef{at, uint32_t(f.size()), 0, 0, 0, nf::Verdict::Forward, nf::HostReason::Unspecified});
     }
   }
 };
 
-// The chain of one nids on the GPU: its counters (alerts written once the chain is gone).
-std::vector<unsigned long long> on_gpu(nf::NfChain& chain, const Batch& batch, std::vector<nf::PacketRef>* refs = nullptr) {
-  test::ChainOnGpu gpu = test::run_chain_on_gpu(chain.device_view(), batch.bytes, batch.refs);
+// The chain of one nids on the GPU: its counters (alerts written once the chain is gone). With
+// `packets_per_block`, blocks of test::kBlockThreads threads run it as the data paths do (tiles).
+std::vector<unsigned long long> on_gpu(nf::NfChain& chain, const Batch& batch, std::vector<nf::PacketRef>* refs = nullptr,
+                                       uint32_t packets_per_block = 0) {
+  test::ChainOnGpu gpu = test::run_chain_on_gpu(chain.device_view(), batch.bytes, batch.refs, packets_per_block);
   if (refs) *refs = gpu.refs;
   return std::vector<unsigned long long>(gpu.counters.begin(), gpu.counters.begin() + nf::NidsNfView::kCounterCount);
 }
@@ -165,6 +174,35 @@ TEST(NidsOnGpu, GivesTheCpusVerdictsCountersHitsAndAlertsAndSeesAReloadedSet) {
   for (const std::string& key : gpu.keys)
     if (key.rfind("5 ", 0) != 0) first_set.insert(key);
   EXPECT_EQ(first_set, cpu.keys);
+  for (const std::string& f : {rules, cpu_eve, gpu_eve}) std::filesystem::remove(f);
+}
+
+// The data paths run nids on tiles (nf/tile.cuh) as wide as a block's threads per packet allow:
+// every width, on short payloads and on long ones with matches anywhere, gives the cpu's verdicts
+// and counters.
+TEST(NidsOnGpu, TilesOfEveryWidthGiveTheCpusVerdictsAndCounters) {
+  GNF_REQUIRE_GPU();
+  const std::string rules = write_rules(kRules), cpu_eve = temp_path("cpu.eve"), gpu_eve = temp_path("gpu.eve");
+  {
+    nf::NfChain cpu({nids(rules, cpu_eve)}, nf::NfContext{}), gpu({nids(rules, gpu_eve)}, nf::NfContext{});
+    for (const bool long_payloads : {false, true}) {
+      const Batch batch(long_payloads);
+      std::vector<nf::PacketRef> cpu_refs = batch.refs;
+      std::vector<nf::NfCounters> cpu_counters(nf::kMaxChainLength);
+      nf::PacketBatch whole{cpu_refs.data(), kFrames};
+      nf::run_chain(cpu.view(), whole, cpu_counters.data());
+      EXPECT_GT(cpu_counters[0].value[nf::NidsNfView::kDropped], 0u);
+      // A tile per packet of 1, 4 and 32 lanes, and 32 with blocks of 3 packets.
+      for (const uint32_t per_block : {test::kBlockThreads, test::kBlockThreads / 4, test::kBlockThreads / 32, 3u}) {
+        std::vector<nf::PacketRef> gpu_refs;
+        const std::vector<unsigned long long> counters = on_gpu(gpu, batch, &gpu_refs, per_block);
+        for (uint32_t i = 0; i < kFrames; ++i)
+          ASSERT_EQ(gpu_refs[i].verdict, cpu_refs[i].verdict) << "frame " << i << ", " << per_block << " a block";
+        for (int c = 0; c < nf::NidsNfView::kCounterCount; ++c)
+          EXPECT_EQ(counters[c], cpu_counters[0].value[c]) << nf::NidsNfView::kCounterNames[c] << ", " << per_block;
+      }
+    }
+  }
   for (const std::string& f : {rules, cpu_eve, gpu_eve}) std::filesystem::remove(f);
 }
 

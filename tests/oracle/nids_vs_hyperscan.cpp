@@ -1,6 +1,7 @@
 // The nids automaton (nf/nids/automaton.h) against Hyperscan in literal mode: on every payload of
 // a 120 k-payload corpus (tests/oracle/nids_corpus.h), for 2,000 and for 147 patterns, the
-// (pattern, end offset) pairs gnf's scan reports are the ones Hyperscan reports. Exits 1 on the
+// (pattern, end offset) pairs gnf's scan reports are the ones Hyperscan reports, and so are those
+// its scan of the payload in 3 and in 32 pieces reports, each once. Exits 1 on the
 // first payload that differs, naming it and the pairs only one side found.
 #include <hs/hs.h>
 
@@ -21,7 +22,11 @@ using Occurrences = std::set<std::pair<uint32_t, uint32_t>>;
 
 struct Collect {
   Occurrences* found;
-  void operator()(uint32_t pattern, uint32_t end) { found->insert({pattern, end}); }
+  size_t calls = 0;
+  void operator()(uint32_t pattern, uint32_t end) {
+    ++calls;
+    found->insert({pattern, end});
+  }
 };
 
 int on_hyperscan_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int, void* context) {
@@ -66,6 +71,21 @@ bool compare(size_t pattern_count, uint64_t seed) {
       print_only("gnf", ours, theirs);
       print_only("hyperscan", theirs, ours);
       same = false;
+    }
+    // The payload's pieces, as a GPU tile's lanes scan them (nids_scan_piece): each pair once.
+    for (const uint32_t pieces : {3u, 32u}) {
+      Occurrences pieced;
+      Collect collect_pieces{&pieced};
+      for (uint32_t k = 0; k < pieces; ++k)
+        nf::nids_scan_piece(dfa, reinterpret_cast<const uint8_t*>(payload.data()), uint32_t(payload.size()), k, pieces,
+                            collect_pieces);
+      if (pieced != theirs || collect_pieces.calls != pieced.size()) {
+        std::fprintf(stderr, "payload %zu (%zu bytes), %zu patterns, %u pieces: %zu reports of %zu pairs\n", i,
+                     payload.size(), pattern_count, pieces, collect_pieces.calls, pieced.size());
+        print_only("gnf's pieces", pieced, theirs);
+        print_only("hyperscan", theirs, pieced);
+        same = false;
+      }
     }
   }
   std::printf("%zu patterns (%u states, %zu bytes): %zu payloads, %zu occurrences: %s\n", pattern_count,

@@ -1,5 +1,6 @@
 #include "nf/nids/automaton.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -48,6 +49,7 @@ NidsAutomaton::NidsAutomaton(const std::vector<NidsPattern>& patterns, size_t ma
     }
     outputs[state].push_back(id);
     pattern_bytes += patterns[id].bytes.size();
+    longest_ = std::max(longest_, uint32_t(patterns[id].bytes.size()));
   }
   states_ = uint32_t(outputs.size());
 
@@ -125,7 +127,8 @@ NidsDfaView NidsAutomaton::view_at(const uint8_t* base) const {
           base + nocase_at_ * 8,
           base + bytes_at_ * 8,
           classes_,
-          patterns_};
+          patterns_,
+          longest_};
 }
 
 }  // namespace gnf::nf

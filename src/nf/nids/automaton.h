@@ -50,6 +50,7 @@ struct NidsDfaView {
   const uint8_t* pattern_bytes;
   uint32_t classes;
   uint32_t patterns;
+  uint32_t longest;  // the longest pattern's bytes (0 without patterns)
 };
 
 GNF_INLINE uint8_t nids_fold(uint8_t c) { return c >= 'A' && c <= 'Z' ? uint8_t(c + ('a' - 'A')) : c; }
@@ -75,6 +76,23 @@ GNF_HD void nids_scan(const NidsDfaView& dfa, const uint8_t* data, uint32_t len,
   }
 }
 
+// What nids_scan calls on_match for, restricted to the occurrences that end in piece `piece` of
+// `pieces` (equal pieces of data[0, len), the last shorter): so pieces scanned apart (a tile's
+// lanes, nf/tile.cuh) find every occurrence exactly once between them. The DFA starts in state 0
+// the longest pattern less one before the piece, where the earliest occurrence ending in it starts.
+template <class OnMatch>
+GNF_HD void nids_scan_piece(const NidsDfaView& dfa, const uint8_t* data, uint32_t len, uint32_t piece, uint32_t pieces,
+                            OnMatch& on_match) {
+  const uint32_t size = (len + pieces - 1) / pieces;
+  const uint32_t begin = piece * size < len ? piece * size : len, end = len - begin > size ? begin + size : len;
+  if (begin == end) return;
+  const uint32_t overlap = dfa.longest > 1 ? dfa.longest - 1 : 0, start = begin > overlap ? begin - overlap : 0;
+  auto in_piece = [&](uint32_t pattern, uint32_t end_at) {
+    if (start + end_at > begin) on_match(pattern, start + end_at);
+  };
+  nids_scan(dfa, data + start, end - start, in_piece);
+}
+
 class NidsAutomaton {
  public:
   // Builds the DFA over `patterns` (ids are their indexes; none empty). Throws gnf::UserError when
@@ -91,7 +109,7 @@ class NidsAutomaton {
  private:
   std::vector<uint64_t> arena_;
   size_t class_at_ = 0, next_at_ = 0, first_at_ = 0, matches_at_ = 0, pattern_at_at_ = 0, nocase_at_ = 0, bytes_at_ = 0;
-  uint32_t classes_ = 0, patterns_ = 0, states_ = 0;
+  uint32_t classes_ = 0, patterns_ = 0, states_ = 0, longest_ = 0;
 };
 
 inline constexpr size_t kNidsDefaultMaxBytes = size_t(512) << 20;

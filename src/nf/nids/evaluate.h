@@ -158,12 +158,12 @@ struct DistinctPatterns {
 
 }  // namespace nids_detail
 
-// The rules that match packet `p`, hit counters added. `out` is filled whole.
-GNF_HD inline void nids_evaluate(const NidsRuleSetView& set, const NidsPacket& p, NidsMatches& out) {
+// The rules that match packet `p`, given the distinct patterns its payload holds (`found`, from
+// nids_scan or its pieces), hit counters added. `out` is filled whole.
+GNF_HD inline void nids_evaluate_found(const NidsRuleSetView& set, const NidsPacket& p,
+                                       const nids_detail::DistinctPatterns& found, NidsMatches& out) {
   out.count = out.over_limit = 0;
   out.any_pass = out.any_drop = out.pattern_overflow = out.verify_limit = false;
-  nids_detail::DistinctPatterns found;
-  nids_scan(set.dfa, p.payload, p.payload_len, found);
   for (uint32_t i = 0; i < set.contentless_count; ++i) nids_detail::verify(set, set.contentless_rules[i], p, out);
   if (found.overflow) {
     out.pattern_overflow = true;
@@ -174,6 +174,13 @@ GNF_HD inline void nids_evaluate(const NidsRuleSetView& set, const NidsPacket& p
   for (uint32_t i = 0; i < found.count; ++i)
     for (uint32_t k = set.fast_first[found.ids[i]]; k < set.fast_first[found.ids[i] + 1]; ++k)
       nids_detail::verify(set, set.fast_rules[k], p, out);
+}
+
+// The rules that match packet `p`, hit counters added. `out` is filled whole.
+GNF_HD inline void nids_evaluate(const NidsRuleSetView& set, const NidsPacket& p, NidsMatches& out) {
+  nids_detail::DistinctPatterns found;
+  nids_scan(set.dfa, p.payload, p.payload_len, found);
+  nids_evaluate_found(set, p, found, out);
 }
 
 }  // namespace gnf::nf
