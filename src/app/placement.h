@@ -11,10 +11,10 @@ namespace gnf::app {
 
 // After stop(), every thread: [{"role" ("driver", "nic" or "control"), "name", "cpu" (the CPU it
 // was pinned to, or null), "cpus" (those it could run on, as "0-3,6")}], the poll-mode threads
-// first.
+// first (the NIC model's, then the driver's).
 nlohmann::json placement_json(const path::Pipeline& pipeline);
 
-// "threads: gnf-drv0 (driver) on CPU 1, gnf-nic0 (NIC model) on CPU 0; other threads on CPUs 0:
+// "threads: gnf-nic0 (NIC model) on CPU 0, gnf-drv0 (driver) on CPU 1; other threads on CPUs 0:
 // gnf, gnf-slowpath", from placement_json's.
 std::string placement_line(const nlohmann::json& placement);
 
