@@ -63,7 +63,7 @@ class QueueGroup {
   // Every frame handed to the NIC on this group's tx queues has left (any thread).
   bool tx_drained() const;
   // Nothing on the receive side waits for the thread that polls it: no frame due on the wire at a
-  // time the wire fixed, none in the FIFOs, no backlog (that thread's; util/idle_backoff.h).
+  // time the wire fixed, none in the FIFOs, no catching up (that thread's; util/idle_backoff.h).
   bool rx_quiet() const;
 
   const PortCounters& counters() const { return counters_; }

@@ -63,7 +63,8 @@ void NicThreads::loop(size_t index, PollThread thread) {
   const std::vector<Work>& work = work_[index];
   // The rx side keeps its wire's clock; the tx side's frames leave when it polls.
   auto quiet = [&] {
-    return std::all_of(work.begin(), work.end(), [](const Work& w) { return w.rx ? w.group->rx_quiet() : w.group->tx_drained(); });
+    return std::all_of(work.begin(), work.end(),
+                       [](const Work& w) { return w.rx ? w.group->rx_quiet() : w.group->tx_drained(); });
   };
   thread_cpu_[index] = poll_until_stopped(running_, thread, [&](uint64_t round_start) {
     bool moved = false;
