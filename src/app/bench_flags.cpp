@@ -146,9 +146,7 @@ void add_bench_options(CLI::App& cmd, BenchFlags& f) {
         "Driver: a full tx ring drops the packet or holds it (wait)");
   c.add_switch(cmd, "--no-drop-en", Table::Driver, "drop_en", "false",
                "Driver: SRRCTL.DROP_EN off (a queue without descriptors stalls the port)");
-  c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads, "NIC-model threads");
-  c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",
-               "Leave the poll-mode threads (NIC model, CPU driver) to the scheduler instead of a core each");
+  add_thread_options(cmd, c);
   c.add(cmd, "--driver-threads", Table::Driver, "threads", ctl::rule::kDriverThreads, "Driver threads (0: one per queue)");
   c.add(cmd, "--staged-mode", Table::Driver, "staged_mode", driver::staged_mode_names(),
         "Staged path: how bursts reach the GPU");
@@ -168,7 +166,7 @@ Trial trial_from_flags(const BenchFlags& f) {
   wire::GeneratorOptions generator = generator_from_flags(source);
   ctl::Config c = f.config_file.empty() ? default_config(f, generator) : ctl::load_config(f.config_file);
   ctl::FlagOptions top = f.config.given(Table::Top), port = f.config.given(Table::Port), driver = driver_flags(f),
-                   nic = f.config.given(Table::Nic);
+                   nic = f.config.given(Table::Nic), threads = f.config.given(Table::Threads);
   ctl::read_top(top, c);
   if (f.calibrate) c.path = ctl::PathKind::Calibrate;
   c.duration_s = 0;  // the trial's own clock decides
@@ -178,6 +176,7 @@ Trial trial_from_flags(const BenchFlags& f) {
   }
   ctl::read_driver(driver, c);
   ctl::read_nic(nic, c);
+  ctl::read_threads(threads, c);
   set_offered_load(f, generator, c.ports.front().nic.speed_gbps);
   c.ports.front().source.kind = ctl::SourceSpec::Kind::Generator;
   c.ports.front().source.generator = generator;

@@ -85,6 +85,7 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
             {"threads", pipeline.driver_thread_count()}}},
           {"nic_threads", pipeline.nic_thread_count()},
           {"threads_pinned", pipeline.threads_pinned()},
+          {"idle", path::idle_policy(c).backoff ? "backoff" : "spin"},
           {"one_way", d.one_way == driver::OneWay::Off ? nlohmann::json(nullptr)
                                                           : nlohmann::json(driver::one_way_name(d.one_way))},
           {"nic_dma", c.path == ctl::PathKind::Bypass ? "gpu-agent" : "host"}};

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "util/cores.h"
+#include "util/name_table.h"
+
 namespace gnf::app {
 
 namespace {
@@ -14,6 +17,7 @@ const char* table_name(Table table) {
     case Table::Sink: return "port.sink";
     case Table::Driver: return "driver";
     case Table::Nic: return "nic";
+    case Table::Threads: return "threads";
   }
   return "?";
 }
@@ -60,9 +64,31 @@ CLI::Option* ConfigFlags::add_file(CLI::App& cmd, const std::string& flag, Table
   return bind(cmd.add_option(flag)->description(help)->type_name("FILE"), table, key);
 }
 
+CLI::Option* ConfigFlags::add_cpu_list(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                                       const std::string& help) {
+  CLI::Validator check([](std::string& text) { return text.empty() ? "" : parse_cpu_list(text).problem; }, "");
+  return bind(cmd.add_option(flag)->description(help)->type_name("CPUS")->check(check), table, key);
+}
+
 CLI::Option* ConfigFlags::add_switch(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
                                      const std::string& value, const std::string& help) {
   return bind(cmd.add_flag(flag)->description(help), table, key, value);
+}
+
+void add_thread_options(CLI::App& cmd, ConfigFlags& c) {
+  c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads,
+        "NIC-model threads (a port's rx and tx sides may run apart)");
+  c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",
+               "Leave the poll-mode threads (NIC model, CPU driver) to the scheduler instead of a core each");
+  c.add(cmd, "--idle", Table::Threads, "idle", names_of(kIdleModeNames),
+        "Poll-mode threads with nothing to do: spin, or back off (pause, yield, sleep); auto: spin while a generator "
+        "feeds a port, else back off");
+  c.add(cmd, "--idle-sleep-us-max", Table::Threads, "idle_sleep_us_max", ctl::rule::kIdleSleepUs,
+        "Backing off: the longest sleep, in microseconds");
+  c.add_cpu_list(cmd, "--cpus", Table::Threads, "cpus",
+                 "CPUs for the poll-mode threads, one each in order (driver, then NIC model), e.g. 2-7,10");
+  c.add_cpu_list(cmd, "--control-cpus", Table::Threads, "control_cpus",
+                 "CPUs for every other thread (slow path, control socket, metrics, CUDA runtime)");
 }
 
 ctl::FlagOptions ConfigFlags::given(Table table) const {

@@ -15,8 +15,9 @@
 
 namespace gnf::app {
 
-// The config file's tables: the top level, [[port]], [port.source], [port.sink], [driver], [nic].
-enum class Table { Top, Port, Source, Sink, Driver, Nic };
+// The config file's tables: the top level, [[port]], [port.source], [port.sink], [driver], [nic],
+// [threads].
+enum class Table { Top, Port, Source, Sink, Driver, Nic, Threads };
 
 class ConfigFlags {
  public:
@@ -33,6 +34,9 @@ class ConfigFlags {
   // A file name.
   CLI::Option* add_file(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
                         const std::string& help);
+  // A CPU list ("2-7,10", util/cores.h; "" for none).
+  CLI::Option* add_cpu_list(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
+                            const std::string& help);
   // A flag without a value that gives `key` the value `value` ("--no-drop-en": drop_en = false).
   CLI::Option* add_switch(CLI::App& cmd, const std::string& flag, Table table, const std::string& key,
                           const std::string& value, const std::string& help);
@@ -53,5 +57,9 @@ class ConfigFlags {
   };
   std::vector<Binding> bindings_;
 };
+
+// The flags of [nic] and [threads] that `gnf run` and `gnf bench` share: the poll-mode threads,
+// how they wait when idle and where every thread runs.
+void add_thread_options(CLI::App& cmd, ConfigFlags& flags);
 
 }  // namespace gnf::app

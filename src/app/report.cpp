@@ -5,6 +5,7 @@
 
 #include "app/counters_json.h"
 #include "app/exit_codes.h"
+#include "app/placement.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "wire/frame_size.h"
@@ -132,6 +133,8 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
                  {"driver_threads", pipeline.driver_thread_count()},
                  {"nic_threads", pipeline.nic_thread_count()},
                  {"threads_pinned", pipeline.threads_pinned()},
+                 {"idle", idle_policy(config).backoff ? "backoff" : "spin"},
+                 {"idle_sleep_us_max", config.idle_sleep_us_max},
                  {"burst", config.driver.burst},
                  {"rx_ring", config.driver.rx_ring_size},
                  {"tx_ring", config.driver.tx_ring_size}};
@@ -231,8 +234,9 @@ nlohmann::json summary_json(const path::Pipeline& pipeline, const path::Snapshot
   j["slots"] = audits;
   json threads = json::array();
   for (const auto& t : pipeline.thread_cpu())
-    threads.push_back({{"role", t.role}, {"cpu_s", t.cpu_s}, {"busy_s", t.busy_s}});
+    threads.push_back({{"role", t.role}, {"name", t.name}, {"cpu_s", t.cpu_s}, {"busy_s", t.busy_s}, {"slept_s", t.slept_s}});
   j["threads"] = threads;
+  j["placement"] = placement_json(pipeline);
   return j;
 }
 

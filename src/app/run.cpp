@@ -12,6 +12,7 @@
 #include "app/interrupts.h"
 #include "app/metrics.h"
 #include "app/outputs.h"
+#include "app/placement.h"
 #include "app/report.h"
 #include "app/verdict.h"
 #include "path/pipeline.h"
@@ -138,8 +139,10 @@ int run_forwarding(const RunFlags& flags) {
   add_limits(summary, pipeline, settled, end);
   json.write(summary, output_errors);
   // -q asked for silence, but what was measured is not thrown away with a lost output.
-  if (!flags.log.quiet || !output_errors.empty())
+  if (!flags.log.quiet || !output_errors.empty()) {
     for (const std::string& line : verdict_lines(summary)) spdlog::info("{}", line);
+    spdlog::info("{}", placement_line(summary["placement"]));
+  }
   for (const std::string& warning : limit_warnings(summary["model_bound"], summary["host_load"]))
     spdlog::warn("{}", warning);
   return exit_code(consistency_exit_code(summary), output_errors);

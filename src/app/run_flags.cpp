@@ -18,10 +18,7 @@ void add_run_options(CLI::App& cmd, RunFlags& f) {
   cmd.add_option("--metrics-listen", f.metrics_listen,
                  "Serve Prometheus metrics on ADDRESS:PORT, e.g. 127.0.0.1:9464 (default: [metrics] listen, else none)");
   add_log_options(cmd, f.log, "No stats lines, no end-of-run summary");
-  c.add(cmd, "--nic-threads", Table::Nic, "threads", ctl::rule::kNicThreads,
-        "NIC-model threads (a port's rx and tx sides may run apart)");
-  c.add_switch(cmd, "--no-pin-threads", Table::Nic, "pin_threads", "false",
-               "Leave the poll-mode threads (NIC model, CPU driver) to the scheduler instead of a core each");
+  add_thread_options(cmd, c);
   c.add(cmd, "--driver-threads", Table::Driver, "threads", ctl::rule::kDriverThreads,
         "Driver threads (each owns whole planes; 0: one per queue)");
   // The single-port quick forms; a config file says all of this and more.
@@ -76,10 +73,11 @@ ctl::Config single_port(const RunFlags& f) {
 ctl::Config config_from_flags(const RunFlags& f) {
   ctl::Config c = f.config_file.empty() ? single_port(f) : ctl::load_config(f.config_file);
   ctl::FlagOptions top = f.config.given(Table::Top), driver = f.config.given(Table::Driver),
-                   nic = f.config.given(Table::Nic);
+                   nic = f.config.given(Table::Nic), threads = f.config.given(Table::Threads);
   ctl::read_top(top, c);
   ctl::read_driver(driver, c);
   ctl::read_nic(nic, c);
+  ctl::read_threads(threads, c);
   f.config.note_origins(c);
   return c;
 }

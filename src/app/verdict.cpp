@@ -42,14 +42,19 @@ nlohmann::json cpu_json(const std::vector<ThreadCpu>& threads, double wall_s) {
   nlohmann::json j = {{"wall_s", wall_s}};
   for (const char* role : kRoles) {
     uint32_t count = 0;
-    double cpu_s = 0, busy_s = 0;
+    double cpu_s = 0, busy_s = 0, slept_s = 0;
     for (const auto& t : threads)
       if (t.role == role) {
         ++count;
         cpu_s += t.cpu_s;
         busy_s += t.busy_s;
+        slept_s += t.slept_s;
       }
-    j[role] = {{"threads", count}, {"cpu_s", cpu_s}, {"busy_s", busy_s}, {"cores", ratio(cpu_s, wall_s)}};
+    j[role] = {{"threads", count},
+               {"cpu_s", cpu_s},
+               {"busy_s", busy_s},
+               {"slept_s", slept_s},
+               {"cores", ratio(cpu_s, wall_s)}};
   }
   return j;
 }
@@ -82,11 +87,13 @@ nlohmann::json host_load_json(const nlohmann::json& cpu) {
   nlohmann::json reasons = nlohmann::json::array();
   for (const char* role : kRoles) {
     const nlohmann::json& r = cpu[role];
-    const double thread_seconds = r["threads"].get<double>() * wall_s;
-    if (thread_seconds <= 0) continue;
-    const double share = r["cpu_s"].get<double>() / thread_seconds;
+    // A thread backing off sleeps on purpose (util/idle_backoff.h): its share is of the time it was awake.
+    const double threads = r["threads"].get<double>();
+    const double awake_s = threads * wall_s - r["slept_s"].get<double>();
+    if (threads == 0 || awake_s <= 0) continue;
+    const double share = r["cpu_s"].get<double>() / awake_s;
     if (lowest.is_null() || share < lowest.get<double>()) lowest = share;
-    if (share < kHostLoadedCpuShare && wall_s >= kHostLoadMinWallS)
+    if (share < kHostLoadedCpuShare && awake_s >= kHostLoadMinWallS * threads)
       reasons.push_back(fmt::format("{} threads ran {:.0f} % of the time", role_text(role), 100 * share));
   }
   return {{"loaded", !reasons.empty()}, {"cpu_share", lowest}, {"threshold", kHostLoadedCpuShare}, {"reasons", reasons}};

@@ -12,8 +12,8 @@
 
 namespace gnf::app {
 
-// CPU time per thread role ("driver", "nic") over `wall_s`: threads, cpu_s, busy_s and cores
-// (cpu_s / wall_s), beside "wall_s". On the cpu path the NF chain runs inside the driver threads;
+// CPU time per thread role ("driver", "nic") over `wall_s`: threads, cpu_s, busy_s, slept_s (backing
+// off, util/idle_backoff.h) and cores (cpu_s / wall_s), beside "wall_s". On the cpu path the NF chain runs inside the driver threads;
 // the wire (generator, sinks) inside the NIC-model threads.
 nlohmann::json cpu_json(const std::vector<ThreadCpu>& threads, double wall_s);
 
@@ -24,7 +24,7 @@ nlohmann::json cpu_json(const std::vector<ThreadCpu>& threads, double wall_s);
 nlohmann::json model_bound_json(const nlohmann::json& cpu, uint64_t late_frames, uint64_t sent, bool on_schedule);
 
 // Whether the machine gave the poll-mode threads their cores: each spins on one, so a role whose
-// threads ran less than a threshold of the wall time waited for a core that other work (or more
+// threads ran less than a threshold of the time they were awake waited for a core that other work (or more
 // poll-mode threads than cores) held. {"loaded", "cpu_share" (the lowest role's), "threshold",
 // "reasons"}; losses and latencies then describe the machine's load.
 nlohmann::json host_load_json(const nlohmann::json& cpu);

@@ -7,6 +7,8 @@
 
 #include "ctl/config_builder.h"
 #include "ctl/toml_table.h"
+#include "path/path_table.h"
+#include "util/cores.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/memory_budget.h"
@@ -91,6 +93,29 @@ void note_origins(const toml::table& table, const std::string& file, const std::
   }
 }
 
+// The CPU lists of [threads]: CPUs this process may run on, and as many for the poll-mode threads
+// as there will be (the NIC model's, and the driver's where it polls from host threads).
+void validate_threads(const Config& c) {
+  const std::vector<int> allowed = calling_thread_cores();
+  for (auto [key, cpus] : {std::pair{"threads.cpus", &c.cpus}, std::pair{"threads.control_cpus", &c.control_cpus}})
+    for (int cpu : *cpus)
+      if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end())
+        throw UserError(fmt::format("{}: CPU {} is not one this process may run on ({})", where(c, key), cpu,
+                                    cpu_list_text(allowed)));
+  if (c.cpus.empty()) return;
+  if (!c.pin_threads)
+    throw UserError(fmt::format("{}: a CPU list pins the poll-mode threads, and nic.pin_threads is false",
+                                where(c, "threads.cpus")));
+  const uint32_t queues = c.ports.front().nic.rx_queues;
+  const uint32_t driver = path::path_row(c.path, c.file).driver_threads
+                              ? (c.driver_threads ? std::min<uint32_t>(c.driver_threads, queues) : 1)
+                              : 0;
+  if (c.cpus.size() < c.nic_threads + driver)
+    throw UserError(fmt::format("{}: {} CPU{} for {} poll-mode threads ({} NIC model, {} driver): list a CPU for each",
+                                where(c, "threads.cpus"), c.cpus.size(), c.cpus.size() == 1 ? "" : "s",
+                                c.nic_threads + driver, c.nic_threads, driver));
+}
+
 }  // namespace
 
 std::string Origins::of(const std::string& key, const std::string& file) const {
@@ -121,6 +146,7 @@ Config parse_config(std::string_view text, const std::string& file_name) {
   }
   parse_table(t, "driver", [&](TomlTable& driver) { read_driver(driver, c); });
   parse_table(t, "nic", [&](TomlTable& nic) { read_nic(nic, c); });
+  parse_table(t, "threads", [&](TomlTable& threads) { read_threads(threads, c); });
   parse_table(t, "netlink", [&](TomlTable& netlink) { c.netlink_netns = netlink.get_string("netns", ""); });
   parse_table(t, "ctl", [&](TomlTable& ctl) { c.ctl_socket = ctl.get_path("socket"); });
   parse_table(t, "metrics", [&](TomlTable& metrics) { c.metrics_listen = metrics.get_string("listen", ""); });
@@ -210,6 +236,7 @@ void validate(const Config& c) {
   if (c.path == PathKind::Bypass && c.driver.burst >= c.driver.rx_ring_size)
     throw UserError(fmt::format("{}: must be smaller than driver.rx_ring ({}) on the bypass path (a burst polls that "
                                 "many descriptors)", where(c, "driver.burst"), c.driver.rx_ring_size));
+  validate_threads(c);
 }
 
 }  // namespace gnf::ctl

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "util/cores.h"
 #include "util/mac.h"
 #include "util/name_table.h"
 
@@ -162,6 +163,18 @@ void read_driver(OptionSource& options, Config& c) {
 void read_nic(OptionSource& options, Config& c) {
   c.nic_threads = uint32_t(options.get_int("threads", c.nic_threads, rule::kNicThreads));
   c.pin_threads = options.get_bool("pin_threads", c.pin_threads);
+}
+
+void read_threads(OptionSource& options, Config& c) {
+  c.idle = from_name(kIdleModeNames, options.get_choice("idle", name_of(kIdleModeNames, c.idle), names_of(kIdleModeNames)));
+  c.idle_sleep_us_max = uint32_t(options.get_int("idle_sleep_us_max", c.idle_sleep_us_max, rule::kIdleSleepUs));
+  for (auto [key, cpus] : {std::pair{"cpus", &c.cpus}, std::pair{"control_cpus", &c.control_cpus}}) {
+    const std::string text = options.get_string(key, "");
+    if (text.empty()) continue;  // "": chosen, as when not given
+    CpuList list = parse_cpu_list(text);
+    if (!list.problem.empty()) options.fail(key, list.problem);
+    *cpus = std::move(list.cpus);
+  }
 }
 
 nf::NfSpec command_line_nf(const std::string& type, const std::string& where,

@@ -35,6 +35,9 @@ void read_sink(OptionSource& options, SinkSpec& sink);
 void read_driver(OptionSource& options, Config& c);
 // [nic]: threads, dma.
 void read_nic(OptionSource& options, Config& c);
+// [threads]: idle, idle_sleep_us_max, cpus, control_cpus (CPU lists, "" for none, checked against
+// this process's CPUs by validate()).
+void read_threads(OptionSource& options, Config& c);
 
 // An NF whose parameters come from the command line rather than an [[nf]] table; `where` names it
 // in its errors ("--nf l2fwd").

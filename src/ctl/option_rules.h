@@ -81,6 +81,8 @@ inline const IntRule kNfBlocks{0, 15};
 inline const IntRule kDriverThreads{0, nic::kMaxQueues};  // 0: one per queue
 // [nic] threads; `--nic-threads`.
 inline const IntRule kNicThreads{1, 64};
+// [threads] idle_sleep_us_max; `--idle-sleep-us-max`.
+inline const IntRule kIdleSleepUs{1, 100'000};
 
 }  // namespace rule
 

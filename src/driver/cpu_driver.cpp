@@ -29,12 +29,14 @@ void CpuDriver::start(uint32_t threads) {
 }
 
 void CpuDriver::poll_loop(std::vector<Plane*> planes, size_t index) {
-  name_thread(fmt::format("gnf-drv{}", index));
-  thread_cpu_[index] = poll_until_stopped(running_, "driver", thread_core(index), [&](uint64_t now) {
-    bool moved = false;
-    for (Plane* plane : planes) moved |= plane->poll(now);
-    return moved;
-  });
+  thread_cpu_[index] = poll_until_stopped(
+      running_, threads().thread("driver", fmt::format("gnf-drv{}", index), index),
+      [&](uint64_t now) {
+        bool moved = false;
+        for (Plane* plane : planes) moved |= plane->poll(now);
+        return moved;
+      },
+      [&] { return std::all_of(planes.begin(), planes.end(), [](const Plane* plane) { return plane->quiet(); }); });
   for (Plane* plane : planes) plane->flush(now_ns());
 }
 

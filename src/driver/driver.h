@@ -97,8 +97,8 @@ class Driver {
   // Starts polling: a CPU driver on `threads` threads of its own (at least one, at most
   // max_threads()), a GPU driver in its persistent kernel.
   virtual void start(uint32_t threads) = 0;
-  // Cores for the threads start() runs, one each in order (util/cores.h); none: not pinned.
-  void pin_threads_to(std::vector<int> cores) { thread_cores_ = std::move(cores); }
+  // Where the threads start() runs go, in order, and how they wait when nothing arrives.
+  void set_threads(PollThreads threads) { threads_ = std::move(threads); }
   // The most threads start() can use (one per plane); 0 for a driver that runs on the GPU.
   virtual uint32_t max_threads() const = 0;
   // Stops polling once every pending tail is handed to the NIC; packets still in rx rings stay
@@ -131,10 +131,10 @@ class Driver {
   virtual std::vector<ThreadCpu> thread_cpu() const { return {}; }
 
  protected:
-  int thread_core(size_t index) const { return index < thread_cores_.size() ? thread_cores_[index] : -1; }
+  const PollThreads& threads() const { return threads_; }
 
  private:
-  std::vector<int> thread_cores_;
+  PollThreads threads_;
 };
 
 }  // namespace gnf::driver

@@ -88,6 +88,12 @@ bool Plane::poll(uint64_t now_ns) {
   return moved;
 }
 
+bool Plane::quiet() const {
+  for (uint32_t p = 0; p < rings_.ports(); ++p)
+    if (rings_.rx_refs()[p].rdt.pending || rings_.tx_refs()[p].tdt.pending || !backlog_[p].empty()) return false;
+  return !gpu_nf_ || gpu_nf_->in_flight() == 0;
+}
+
 void Plane::dispatch(nf::PacketRef* packets, uint32_t count, uint64_t now_ns) {
   const uint32_t n_ports = rings_.ports();
   for (uint32_t i = 0; i < count; ++i) {

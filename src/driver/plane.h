@@ -40,6 +40,9 @@ class Plane {
   bool poll(uint64_t now_ns);
   // Writes every pending tail and reclaims every finished tx descriptor.
   void flush(uint64_t now_ns);
+  // Nothing waits for the plane's thread but new packets: no tail write that tail batching holds
+  // back (its timeout is the thread's to keep), no backlog, no burst on the GPU.
+  bool quiet() const;
   // Staged path: stops the GPU runner's persistent kernel, if any. Every plane's must be stopped
   // before any plane frees memory: freeing waits for the whole device.
   void stop_gpu();

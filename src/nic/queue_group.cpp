@@ -498,6 +498,14 @@ bool QueueGroup::transmit_fifos(uint64_t now_ps, Clock live_clock) {
   return moved;
 }
 
+bool QueueGroup::rx_quiet() const {
+  if (behind_ || buffered() != 0) return false;
+  return std::visit([](const auto& w) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) return true;
+    else return !w.scheduled();
+  }, wire_);
+}
+
 bool QueueGroup::tx_drained() const {
   for (const TxQueue& q : tx_) {
     const TxQueueRegs& t = port_.regs().tx[q.queue];

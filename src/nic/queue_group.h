@@ -62,6 +62,9 @@ class QueueGroup {
   bool rx_drained() const { return rx_drained_.load(std::memory_order_acquire); }
   // Every frame handed to the NIC on this group's tx queues has left (any thread).
   bool tx_drained() const;
+  // Nothing on the receive side waits for the thread that polls it: no frame due on the wire at a
+  // time the wire fixed, none in the FIFOs, no catching up (that thread's; util/idle_backoff.h).
+  bool rx_quiet() const;
 
   const PortCounters& counters() const { return counters_; }
   const DmaCounters& dma_counters() const { return dma_; }

@@ -10,7 +10,9 @@
 //    time after it was sent; RSS is computed once per flow (every frame of a flow hashes alike),
 //    and the frame is written straight into the buffer it is stored in.
 // Interface: next(now_ps, arrival) describes the next frame if its last bit arrived by now_ps;
-// write(dst) writes its bytes; taken() moves on; done() once no frame will come again.
+// write(dst) writes its bytes; taken() moves on; done() once no frame will come again; scheduled()
+// while a frame is due at a time the wire fixed (a generator's, a timed pcap's), which the polling
+// thread must not sleep through.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -47,6 +49,8 @@ class SourceWire {
   void write(uint8_t* dst) const { std::memcpy(dst, frame_.data, frame_.len); }
   void taken() { pending_ = false; }
   bool done() const { return done_ && !pending_; }
+  // A live link has nothing pending between its frames: it answers "later" (wire.h).
+  bool scheduled() const { return pending_; }
   void stop() { stopped_ = true; }
 
  private:
@@ -97,6 +101,7 @@ class ShardWire {
     }
     return stopped_ || finished_;
   }
+  bool scheduled() const { return !stopped_ && !shard_.done(); }
   void stop() { stopped_ = true; }
 
  private:

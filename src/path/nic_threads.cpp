@@ -52,16 +52,21 @@ uint32_t NicThreads::deal(const Ports& ports, uint32_t threads) {
   return count();
 }
 
-void NicThreads::start(const std::vector<int>& cores) {
+void NicThreads::start(const PollThreads& threads) {
   running_.store(true);
   thread_cpu_.assign(work_.size(), ThreadCpu{"nic", 0, 0});
-  for (size_t i = 0; i < work_.size(); ++i) threads_.emplace_back(&NicThreads::loop, this, i, i < cores.size() ? cores[i] : -1);
+  for (size_t i = 0; i < work_.size(); ++i)
+    threads_.emplace_back(&NicThreads::loop, this, i, threads.thread("nic", fmt::format("gnf-nic{}", i), i));
 }
 
-void NicThreads::loop(size_t index, int core) {
-  name_thread(fmt::format("gnf-nic{}", index));
+void NicThreads::loop(size_t index, PollThread thread) {
   const std::vector<Work>& work = work_[index];
-  thread_cpu_[index] = poll_until_stopped(running_, "nic", core, [&](uint64_t round_start) {
+  // The rx side keeps its wire's clock; the tx side's frames leave when it polls.
+  auto quiet = [&] {
+    return std::all_of(work.begin(), work.end(),
+                       [](const Work& w) { return w.rx ? w.group->rx_quiet() : w.group->tx_drained(); });
+  };
+  thread_cpu_[index] = poll_until_stopped(running_, thread, [&](uint64_t round_start) {
     bool moved = false;
     // A thread serves several groups: each gets the time it is polled, not the round's start,
     // and tx reads the clock again after the acquire that finds frames (queue_group.h), so that no
@@ -76,7 +81,7 @@ void NicThreads::loop(size_t index, int core) {
       moved |= this_moved;
     }
     return moved;
-  });
+  }, quiet);
 }
 
 void NicThreads::stop() {

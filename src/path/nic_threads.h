@@ -21,8 +21,8 @@ class NicThreads {
   // Deals the ports' queue groups over up to `threads` threads (those left without work are not
   // started): how many there will be.
   uint32_t deal(const Ports& ports, uint32_t threads);
-  // Thread i on cores[i] (util/cores.h), unpinned where there is none.
-  void start(const std::vector<int>& cores);
+  // Placed and waiting as `threads` says.
+  void start(const PollThreads& threads);
   // Asks the threads to stop; stop() then waits for them.
   void request_stop() { running_.store(false); }
   void stop();
@@ -37,7 +37,7 @@ class NicThreads {
     nic::QueueGroup* group;
     bool rx;
   };
-  void loop(size_t index, int core);
+  void loop(size_t index, PollThread thread);
 
   std::vector<std::vector<Work>> work_;  // per thread
   std::atomic<bool> running_{false};

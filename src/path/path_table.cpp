@@ -32,11 +32,11 @@ using mem::Domain;
 using nic::DmaSide;
 
 const PathRow kRows[] = {
-    // kind               gpu    dma                fifo                pinned regs host tx             exc. thread driver
-    {PathKind::Cpu,       false, DmaSide::Host,     Domain::Host,       false, Domain::Host,       false, cpu_driver},
-    {PathKind::Staged,    true,  DmaSide::Host,     Domain::Host,       false, Domain::HostPinned, false, staged_driver},
-    {PathKind::Bypass,    true,  DmaSide::GpuAgent, Domain::HostPinned, true,  Domain::HostPinned, true,  bypass_driver},
-    {PathKind::Calibrate, false, DmaSide::Host,     Domain::Host,       false, Domain::Host,       false, nullptr},
+    // kind               gpu    dma                fifo                pinned regs host tx             exc. thread driver         threads
+    {PathKind::Cpu,       false, DmaSide::Host,     Domain::Host,       false, Domain::Host,       false, cpu_driver,    true},
+    {PathKind::Staged,    true,  DmaSide::Host,     Domain::Host,       false, Domain::HostPinned, false, staged_driver, true},
+    {PathKind::Bypass,    true,  DmaSide::GpuAgent, Domain::HostPinned, true,  Domain::HostPinned, true,  bypass_driver, false},
+    {PathKind::Calibrate, false, DmaSide::Host,     Domain::Host,       false, Domain::Host,       false, nullptr,       false},
 };
 
 }  // namespace

@@ -31,6 +31,8 @@ struct PathRow {
   // loops its rx buffer back to its own tx line).
   std::unique_ptr<driver::Driver> (*make_driver)(const std::vector<nic::Port*>& ports, uint16_t queues,
                                                  const driver::DriverOptions& options, nf::NfChain& chain);
+  // The driver polls from host threads (driver/cpu_driver.h), which want cores of their own.
+  bool driver_threads;
 };
 
 // The row of `kind`; throws UserError for a path that is not built yet (p2p).

@@ -78,19 +78,26 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
   const uint32_t nic_count = nic_threads_.deal(*ports_, spec_.nic_threads);
 
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  // The driver's threads, unless told, take the cores left: of the operator's list, else the machine's.
+  const uint32_t listed = spec_.cpus.empty() ? cores : uint32_t(spec_.cpus.size());
   // A GPU driver has no threads: the GPU is the driver.
   uint32_t driver_count = spec_.driver_threads;
-  if (driver_count == 0) driver_count = std::max(1u, cores > nic_count ? cores - nic_count : 1u);
+  if (driver_count == 0) driver_count = std::max(1u, listed > nic_count ? listed - nic_count : 1u);
   driver_threads_ = driver_ ? std::min(driver_count, driver_->max_threads()) : 0;
   if (nic_count + driver_threads_ >= cores + 1)
     spdlog::warn("{} poll-mode threads ({} NIC model, {} driver) on {} cores: they will compete for cores and rates "
                  "will suffer",
                  nic_count + driver_threads_, nic_count, driver_threads_, cores);
-  const std::vector<int> poll_cores = spec_.pin_threads ? poll_thread_cores(nic_count + driver_threads_) : std::vector<int>{};
-  const bool pin = !poll_cores.empty();
-  if (pin) off_poll_cores_ = std::make_unique<ThreadsKeptOff>(poll_cores);
+  const std::vector<int> process_cores = calling_thread_cores();
+  const Placement plan = plan_placement(spec_.pin_threads ? nic_count + driver_threads_ : 0, spec_.cpus,
+                                        spec_.control_cpus, process_cores);
+  if (!plan.kept_off.empty()) off_poll_cores_ = std::make_unique<ThreadsKeptOff>(plan.kept_off);
+  // The driver's threads take the first cores, the NIC model's the rest; unpinned, any of the
+  // process's (not only the other threads').
+  const auto driver_end = plan.poll.begin() + std::min<size_t>(driver_threads_, plan.poll.size());
+  const IdlePolicy idle = idle_policy(spec_);
   if (driver_) {
-    driver_->pin_threads_to(pin ? std::vector<int>(poll_cores.begin(), poll_cores.begin() + driver_threads_) : std::vector<int>{});
+    driver_->set_threads(PollThreads{std::vector<int>(plan.poll.begin(), driver_end), process_cores, idle});
     driver_->start(driver_threads_);
   }
   if (agent_) agent_->start();
@@ -100,7 +107,7 @@ void Pipeline::start(uint64_t warmup_ns, uint64_t window_ns) {
     exception_thread_running_.store(true);
     exception_thread_ = std::thread(&Pipeline::exception_loop, this);
   }
-  nic_threads_.start(pin ? std::vector<int>(poll_cores.begin() + driver_threads_, poll_cores.end()) : std::vector<int>{});
+  nic_threads_.start(PollThreads{std::vector<int>(driver_end, plan.poll.end()), process_cores, idle});
 }
 
 void Pipeline::exception_loop() {
@@ -180,12 +187,16 @@ bool Pipeline::drained() const {
 void Pipeline::stop() {
   if (!started_ || stopped_) return;
   stopped_ = true;
+  // While every thread still runs: the poll-mode threads say where they ran as they end.
+  other_threads_ = process_threads();
   nic_threads_.request_stop();
   if (driver_) driver_->stop();
   if (host_) host_->stop();
   exception_thread_running_.store(false, std::memory_order_release);
   if (exception_thread_.joinable()) exception_thread_.join();
   nic_threads_.stop();
+  for (const ThreadCpu& poll : thread_cpu())
+    std::erase_if(other_threads_, [&](const ThreadPlace& t) { return t.tid == poll.tid; });
   off_poll_cores_.reset();
   if (agent_) agent_->stop();
   if (driver_) host_frames_ += driver_->take_host_frames().size();

@@ -91,6 +91,9 @@ class Pipeline {
   uint32_t driver_thread_count() const { return driver_threads_; }
   // Whether every poll-mode thread ran on a core of its own (util/cores.h); complete after stop().
   bool threads_pinned() const;
+  // Only after stop(): the threads other than the poll-mode ones (thread_cpu()), where they could
+  // run as stop() began.
+  const std::vector<ThreadPlace>& other_threads() const { return other_threads_; }
   uint32_t nic_thread_count() const { return nic_threads_.count(); }
 
  private:
@@ -110,6 +113,7 @@ class Pipeline {
   std::vector<std::unique_ptr<driver::HostTxQueue>> host_tx_;  // per port, with a router
   std::unique_ptr<HostHandler> host_;
   std::unique_ptr<ThreadsKeptOff> off_poll_cores_;  // the other threads, while poll threads are pinned
+  std::vector<ThreadPlace> other_threads_;
   mutable std::mutex host_handler_mutex_;  // the exception thread against snapshot()
   mutable std::mutex snapshot_mutex_;      // one snapshot at a time, whichever thread asks
 

@@ -1,5 +1,7 @@
 #include "path/spec.h"
 
+#include <algorithm>
+
 #include "util/name_table.h"
 #include "util/net_headers.h"
 
@@ -7,6 +9,14 @@ namespace gnf::path {
 
 std::string_view path_name(PathKind kind) {
   return kind == PathKind::Calibrate ? "calibrate" : name_of(kPathNames, kind);
+}
+
+IdlePolicy idle_policy(const PathSpec& spec) {
+  const bool generated = std::any_of(spec.ports.begin(), spec.ports.end(), [](const PortSpec& p) {
+    return p.source.kind == SourceSpec::Kind::Generator;
+  });
+  const bool backoff = spec.idle == IdleMode::Backoff || (spec.idle == IdleMode::Auto && !generated);
+  return IdlePolicy{backoff, uint64_t(spec.idle_sleep_us_max) * 1000};
 }
 
 nf::NfContext nf_context(const PathSpec& spec) {

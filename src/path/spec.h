@@ -14,6 +14,7 @@
 #include "nf/context.h"
 #include "nf/l3fwd/ip_address.h"
 #include "nic/port.h"
+#include "util/idle_backoff.h"
 #include "wire/generator.h"
 #include "wire/link.h"
 #include "wire/pcap_source.h"
@@ -67,8 +68,19 @@ struct PathSpec {
   uint32_t driver_threads = 0;  // 0: one per queue, at most the cores not used by the NIC model
   uint32_t nic_threads = 1;
   bool pin_threads = true;  // each poll-mode thread on a core of its own when there are enough (util/cores.h)
+  // [threads]: how the poll-mode threads wait when nothing arrives (util/idle_backoff.h) ...
+  IdleMode idle = IdleMode::Auto;
+  uint32_t idle_sleep_us_max = 200;
+  // ... and where threads run (util/cores.h): the poll-mode threads' cores, in order (the driver's,
+  // then the NIC model's), and every other thread's; empty: chosen.
+  std::vector<int> cpus;
+  std::vector<int> control_cpus;
   std::vector<nf::NfSpec> nfs;
 };
+
+// What the poll-mode threads do when idle: the mode, "auto" resolved (a port fed by a generator
+// spins), with the longest sleep.
+IdlePolicy idle_policy(const PathSpec& spec);
 
 // What the NFs may know of the ports: their number, MACs and addresses (nf/context.h).
 nf::NfContext nf_context(const PathSpec& spec);

@@ -160,6 +160,7 @@ def main():
                 "drop_en": not a.no_drop_en, "nf_blocks": a.nf_blocks, "threads": threads},
             "nic_threads": a.nic_threads or 1,
             "threads_pinned": True,
+            "idle": "spin",
         },
         "result": {
             "sent": sent, "on_schedule": True, "received": received,
@@ -174,8 +175,10 @@ def main():
             "latency": latency,
             "per_second": per_second,
             "cpu": {"driver": None if a.calibrate else {"threads": threads, "cpu_s": threads * a.duration,
-                                                        "busy_s": threads * a.duration / 2, "cores": float(threads)},
-                    "nic": {"threads": 1, "cpu_s": a.duration, "busy_s": nic_busy_share * wall_s, "cores": 1.0},
+                                                        "busy_s": threads * a.duration / 2, "slept_s": 0.0,
+                                                        "cores": float(threads)},
+                    "nic": {"threads": 1, "cpu_s": a.duration, "busy_s": nic_busy_share * wall_s, "slept_s": 0.0,
+                            "cores": 1.0},
                     "wall_s": wall_s},
             "gpu": None if path in ("cpu", "calibrate") or gpu is None else
             {"utilization_pct": 99.0, "memory_used_mib": 100, "samples": seconds},

@@ -12,7 +12,7 @@ from checks import assert_balanced
 NUMBER = (int, float)
 LATENCY = {"count": int, "unit": str, "min": int, "p50": int, "p90": int, "p99": int, "p99_9": int, "max": int,
            "mean": NUMBER, "stddev": NUMBER, "histogram": [[int]]}
-ROLE = {"threads": int, "cpu_s": NUMBER, "busy_s": NUMBER, "cores": NUMBER}
+ROLE = {"threads": int, "cpu_s": NUMBER, "busy_s": NUMBER, "slept_s": NUMBER, "cores": NUMBER}
 SCHEMA = {
     "kind": str, "schema": int, "gnf_version": str,
     "environment": {
@@ -28,7 +28,7 @@ SCHEMA = {
         "driver": {"burst": int, "rx_ring": int, "tx_ring": int, "rx_tail_batch": int, "tx_tail_batch": int,
                    "tail_timeout_ns": int, "tx_completion": str, "tx_full": str, "drop_en": bool, "nf_blocks": int,
                    "threads": int},
-        "nic_threads": int, "threads_pinned": bool, "nic_dma": str, "one_way": (type(None), str),
+        "nic_threads": int, "threads_pinned": bool, "idle": str, "nic_dma": str, "one_way": (type(None), str),
     },
     "result": {
         "sent": int, "on_schedule": bool, "received": int,

@@ -82,6 +82,12 @@ const std::vector<Option> kShared = {
      "port[0].source.rate_gbps", {"0.5", "400", "0", "401"}},
     {"--nic-threads", "[nic]\nthreads = {}\n[[port]]\n", "nic.threads", {"1", "64", "0", "65"}},
     {"--driver-threads", "[driver]\nthreads = {}\n[[port]]\n", "driver.threads", {"0", "64", "65", "-1"}},
+    {"--idle", "[threads]\nidle = {}\n[[port]]\n", "threads.idle", {"auto", "spin", "backoff", "sleep"}},
+    {"--idle-sleep-us-max", "[threads]\nidle_sleep_us_max = {}\n[[port]]\n", "threads.idle_sleep_us_max",
+     {"1", "100000", "0", "100001"}},
+    // Lists that are no bare number: a config file writes a list as a string, "3" too.
+    {"--cpus", "[threads]\ncpus = {}\n[[port]]\n", "threads.cpus", {"0-1", "2-7,10", "3-1", "1,1", "x", "1-2-3", "9999-9999"}},
+    {"--control-cpus", "[threads]\ncontrol_cpus = {}\n[[port]]\n", "threads.control_cpus", {"0-0", "0,1", "1,,2"}},
 };
 const std::vector<Option> kBenchOnly = {
     {"--rx-ring", "[driver]\nrx_ring = {}\n[[port]]\n", "driver.rx_ring", {"8", "32768", "0", "32776", "x"}},
