@@ -167,14 +167,16 @@ nlohmann::json pcie_json(const path::Snapshot& a, const path::Snapshot& b, uint6
 }
 
 // Whether the NIC model kept up with the wire in the window: frames it took off the wire more
-// than nic::kLateFrameNs after they arrived. Latency and rate then describe the model, not the path.
+// than nic::kLateFrameNs after they arrived, and of those, frames held for room (PortCounters::
+// wire_held_frames). Latency and rate then describe the model, not the path.
 nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapshot& b) {
-  uint64_t late = 0, max_lag = 0;
+  uint64_t late = 0, held = 0, max_lag = 0;
   for (size_t i = 0; i < b.ports.size(); ++i) {
     late += b.ports[i].wire_late_frames - a.ports[i].wire_late_frames;
+    held += b.ports[i].wire_held_frames - a.ports[i].wire_held_frames;
     max_lag = std::max(max_lag, b.ports[i].wire_lag_max_ns);
   }
-  return {{"late_frames", late}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
+  return {{"late_frames", late}, {"held_frames", held}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
 }
 
 // How one GPU persistent loop went round in the window (per block): rounds a second, and the

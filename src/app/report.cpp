@@ -59,6 +59,7 @@ nlohmann::json nic_model_json(const path::PortStats& p) {
            {{"max_ns", p.wire_lag_max_ns},
             {"mean_ns", taken ? double(p.wire_lag_sum_ns) / double(taken) : 0.0},
             {"late_frames", p.wire_late_frames},
+            {"held_frames", p.wire_held_frames},
             {"late_threshold_ns", nic::kLateFrameNs}}},
           {"tx_rounds", p.tx_rounds},
           {"queue_groups", p.queue_groups}};

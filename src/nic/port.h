@@ -111,6 +111,8 @@ class Port {
   bool take_rx_buffer(int64_t& credit, uint32_t need);
   void free_rx_buffer(int64_t bytes);
   int64_t rx_buffer_hold() const { return rx_buffer_hold_; }
+  // Room in the buffer no group has taken, as last seen (relaxed: a hint, not a reservation).
+  int64_t rx_buffer_unclaimed() const { return rx_buffer_free_.load(std::memory_order_relaxed); }
   // Reserves the tx line for `wire_ps` picoseconds of frames starting no earlier than
   // `earliest_ps`; returns when the first of them starts.
   uint64_t reserve_line(uint64_t wire_ps, uint64_t earliest_ps);

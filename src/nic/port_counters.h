@@ -50,6 +50,11 @@ struct PortCountersOf {
   T wire_lag_max_ns{};
   T wire_lag_sum_ns{};
   T wire_late_frames{};
+  // Frames that arrived while the model's thread was held up (the VM took its core) and found the
+  // buffer full when the thread came back: held on the wire until the DMA side made room, not
+  // dropped, since the hardware's DMA would have been draining the buffer all along. Each such
+  // frame also counts late; a model diagnostic, not an 82599 counter.
+  T wire_held_frames{};
   // Transmit rounds that sent something (each: one descriptor fetch, one packet read).
   T tx_rounds{};
 
@@ -74,6 +79,7 @@ struct PortCountersOf {
       {"wire_lag_max_ns", &PortCountersOf::wire_lag_max_ns, Role::Diagnostic},
       {"wire_lag_sum_ns", &PortCountersOf::wire_lag_sum_ns, Role::Diagnostic},
       {"wire_late_frames", &PortCountersOf::wire_late_frames, Role::Diagnostic},
+      {"wire_held_frames", &PortCountersOf::wire_held_frames, Role::Diagnostic},
       {"tx_rounds", &PortCountersOf::tx_rounds, Role::Diagnostic},
   };
 };

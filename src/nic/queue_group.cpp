@@ -20,6 +20,7 @@ constexpr uint32_t kAdmitBurst = 1024;
 constexpr uint32_t kDmaBurst = 256;
 constexpr uint64_t kCatchUpLagNs = 20'000;
 constexpr uint32_t kCatchUpChunks = 4;
+constexpr uint64_t kCatchUpWindow = 4;
 // Tx descriptors (or tx FIFO frames) taken per queue per transmit round.
 constexpr uint32_t kTxBurst = 256;
 
@@ -90,6 +91,17 @@ bool QueueGroup::poll_rx(uint64_t now_ns) {
   // that arrived long ago. It takes them in as the hardware would have moved them, a DMA burst at
   // a time with the DMA between; all at once they would fill the buffer and be lost there only
   // because the model was late. They still count as late (wire_lag).
+  // Frames that arrived while this thread was away (the VM took its core, or it slept idle) would
+  // have found a buffer the DMA kept draining meanwhile: the hardware does not stop with the
+  // model's thread. Taken in all at once they fill the buffer, and the frames behind them (this
+  // group's and, the buffer being the port's, every group's) would be lost only because the model
+  // was late. So for a while (kCatchUpWindow times the time away, enough for a DMA side with a
+  // third more capacity than the arrivals to clear the backlog) late frames wait on the wire
+  // rather than take the last half of the buffer, and rather than drop (admit()). A port that is
+  // overloaded drops again once the window closes.
+  if (last_poll_ns_ && now_ns - last_poll_ns_ > kCatchUpLagNs)
+    catch_up_until_ps_ = (now_ns + kCatchUpWindow * (now_ns - last_poll_ns_)) * 1000;
+  last_poll_ns_ = now_ns;
   bool moved = false;
   if (!behind_) {
     moved = admit_arrivals(now_ps, kAdmitBurst);
@@ -161,7 +173,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
   // Once the buffer had no room, this poll does not ask again: the groups of an overloaded port
   // would otherwise contend on its count for every frame they drop.
   bool full = false;
-  uint64_t lag_sum_ps = 0, lag_max_ps = 0, late = 0, runts = 0, oversize = 0, missed = 0, disabled = 0;
+  uint64_t lag_sum_ps = 0, lag_max_ps = 0, late = 0, runts = 0, oversize = 0, missed = 0, disabled = 0, held = 0;
   uint64_t lag = 0;
   uint32_t n = 0;
   Arrival a;
@@ -181,12 +193,21 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       continue;
     }
     const uint32_t need = uint32_t(wire::l2_bytes(a.len));
+    const bool owed = now_ps < catch_up_until_ps_ && lag > kCatchUpLagNs * 1000;  // see poll_rx
+    if (owed && buffer_credit_ < need && port_.rx_buffer_unclaimed() < int64_t(o.rx_buffer_bytes / 2)) {
+      hold(a, lag, held, lag_sum_ps, late);
+      break;
+    }
     if (buffer_credit_ < need && (full || !port_.take_rx_buffer(buffer_credit_, need))) {
       full = true;
       if (o.flow_control) {
         // XOFF: the partner holds this frame until the buffer drains.
         if (!pause_counted_) counters_.rx_pause.add();
         pause_counted_ = true;
+        break;
+      }
+      if (owed) {
+        hold(a, lag, held, lag_sum_ps, late);
         break;
       }
       ++missed;  // an overloaded port drops at wire speed
@@ -216,6 +237,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
     wire.taken();
   }
   behind_ = n == limit && lag > kCatchUpLagNs * 1000;
+  if (held) counters_.wire_held_frames.add(held);
   if (n == 0) return false;
   if (lag_max_ps / 1000 > counters_.wire_lag_max_ns.get()) counters_.wire_lag_max_ns.set(lag_max_ps / 1000);
   counters_.wire_lag_sum_ns.add(lag_sum_ps / 1000);
@@ -232,6 +254,15 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
         q.producer.published = q.producer.head;
       }
   return true;
+}
+
+// Leaves frame `a` on the wire for a later poll (catching up: see poll_rx), counted once however
+// many polls it waits, its lag counted when it is taken.
+void QueueGroup::hold(const Arrival& a, uint64_t lag_ps, uint64_t& held, uint64_t& lag_sum_ps, uint64_t& late) {
+  if (a.arrival_ps != held_arrival_ps_) ++held;
+  held_arrival_ps_ = a.arrival_ps;
+  lag_sum_ps -= lag_ps;
+  late -= lag_ps > kLateFrameNs * 1000;
 }
 
 bool QueueGroup::update_stall(RxQueue& q, bool stalled) {

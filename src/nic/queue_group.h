@@ -103,6 +103,7 @@ class QueueGroup {
   bool transmit_rings(uint64_t now_ps, Clock live_clock);
   bool transmit_fifos(uint64_t now_ps, Clock live_clock);
   bool update_stall(RxQueue& q, bool stalled);
+  void hold(const Arrival& a, uint64_t lag_ps, uint64_t& held, uint64_t& lag_sum_ps, uint64_t& late);
   void settle_buffer_credit(bool idle);
   bool wire_done();
   int64_t line_budget_ps(uint64_t now_ps) const;
@@ -126,6 +127,11 @@ class QueueGroup {
   // by frames it moved on and not yet handed back (settle_buffer_credit).
   int64_t buffer_credit_ = 0;
   bool behind_ = false;  // the last admission stopped at its limit, its last frame long arrived
+  // When this thread last polled, and until when it catches up after it was held up between two
+  // polls: late frames then wait for room rather than drop (PortCounters::wire_held_frames).
+  uint64_t last_poll_ns_ = 0;
+  uint64_t catch_up_until_ps_ = 0;
+  uint64_t held_arrival_ps_ = ~uint64_t(0);  // the frame last held, counted once
   uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
   // One transmit batch, kept between polls so the hot path does not allocate.
   struct Departure {
