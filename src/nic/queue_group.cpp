@@ -20,7 +20,7 @@ constexpr uint32_t kAdmitBurst = 1024;
 constexpr uint32_t kDmaBurst = 256;
 constexpr uint64_t kCatchUpLagNs = 20'000;
 constexpr uint32_t kCatchUpChunks = 4;
-constexpr uint64_t kCatchUpWindow = 4;
+constexpr uint64_t kCatchUpWindow = 2;
 // Tx descriptors (or tx FIFO frames) taken per queue per transmit round.
 constexpr uint32_t kTxBurst = 256;
 
@@ -91,17 +91,6 @@ bool QueueGroup::poll_rx(uint64_t now_ns) {
   // that arrived long ago. It takes them in as the hardware would have moved them, a DMA burst at
   // a time with the DMA between; all at once they would fill the buffer and be lost there only
   // because the model was late. They still count as late (wire_lag).
-  // Frames that arrived while this thread was away (the VM took its core, or it slept idle) would
-  // have found a buffer the DMA kept draining meanwhile: the hardware does not stop with the
-  // model's thread. Taken in all at once they fill the buffer, and the frames behind them (this
-  // group's and, the buffer being the port's, every group's) would be lost only because the model
-  // was late. So for a while (kCatchUpWindow times the time away, enough for a DMA side with a
-  // third more capacity than the arrivals to clear the backlog) late frames wait on the wire
-  // rather than take the last half of the buffer, and rather than drop (admit()). A port that is
-  // overloaded drops again once the window closes.
-  if (last_poll_ns_ && now_ns - last_poll_ns_ > kCatchUpLagNs)
-    catch_up_until_ps_ = (now_ns + kCatchUpWindow * (now_ns - last_poll_ns_)) * 1000;
-  last_poll_ns_ = now_ns;
   bool moved = false;
   if (!behind_) {
     moved = admit_arrivals(now_ps, kAdmitBurst);
@@ -182,6 +171,15 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
     if (!o.flow_control) {
       lag = now_ps - a.arrival_ps;
       if (n == 0 && lag > kCatchUpLagNs * 1000) limit = std::min(limit, kDmaBurst);  // behind: see poll_rx
+      // A group that was on time and now finds a frame long arrived was away (the VM took its
+      // thread's core for about `lag`, or it slept idle). The hardware's DMA kept the buffer
+      // draining meanwhile; taken in all at once, the frames of that time fill it, and the frames
+      // behind them (this group's and, the buffer being the port's, every group's) would be lost
+      // only because the model was late. So for kCatchUpWindow times as long, late frames wait on
+      // the wire rather than take the last half of the buffer, or drop. Only a group that was on
+      // time opens the window: one that is late because it held frames, or because the model is
+      // slower than the wire, does not, and drops again once the window closes.
+      if (n == 0 && !late_last_ && lag > kLateFrameNs * 1000) catch_up_until_ps_ = now_ps + kCatchUpWindow * lag;
       lag_sum_ps += lag;
       lag_max_ps = std::max(lag_max_ps, lag);
       late += lag > kLateFrameNs * 1000;
@@ -193,7 +191,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       continue;
     }
     const uint32_t need = uint32_t(wire::l2_bytes(a.len));
-    const bool owed = now_ps < catch_up_until_ps_ && lag > kCatchUpLagNs * 1000;  // see poll_rx
+    const bool owed = now_ps < catch_up_until_ps_ && lag > kCatchUpLagNs * 1000;  // see above
     if (owed && buffer_credit_ < need && port_.rx_buffer_unclaimed() < int64_t(o.rx_buffer_bytes / 2)) {
       hold(a, lag, held, lag_sum_ps, late);
       break;
@@ -237,6 +235,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
     wire.taken();
   }
   behind_ = n == limit && lag > kCatchUpLagNs * 1000;
+  late_last_ = lag > kCatchUpLagNs * 1000 && (n > 0 || held > 0);
   if (held) counters_.wire_held_frames.add(held);
   if (n == 0) return false;
   if (lag_max_ps / 1000 > counters_.wire_lag_max_ns.get()) counters_.wire_lag_max_ns.set(lag_max_ps / 1000);

@@ -127,10 +127,11 @@ class QueueGroup {
   // by frames it moved on and not yet handed back (settle_buffer_credit).
   int64_t buffer_credit_ = 0;
   bool behind_ = false;  // the last admission stopped at its limit, its last frame long arrived
-  // When this thread last polled, and until when it catches up after it was held up between two
-  // polls: late frames then wait for room rather than drop (PortCounters::wire_held_frames).
-  uint64_t last_poll_ns_ = 0;
+  // Until when this group catches up after its thread was away, late frames then waiting for room
+  // rather than dropping (admit(); PortCounters::wire_held_frames); whether its last admission
+  // ended on a late frame.
   uint64_t catch_up_until_ps_ = 0;
+  bool late_last_ = false;
   uint64_t held_arrival_ps_ = ~uint64_t(0);  // the frame last held, counted once
   uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
   // One transmit batch, kept between polls so the hot path does not allocate.
