@@ -119,8 +119,10 @@ class AfPacketLink final : public Link {
   [[noreturn]] void fail(const char* step) const;
   void set_option(int name, const void* value, socklen_t len, const char* step);
   bool restore_vlan_tag(tpacket2_hdr* h, uint8_t*& frame, uint32_t& len);
-  // What the slot's frame becomes: true if it (or its first segment) is in `out`.
-  bool take(tpacket2_hdr* h, Frame& out);
+  // What becomes of a slot's frame: handed out from the slot, handed out as copies (its segments;
+  // the slot can go back at once), or dropped.
+  enum class Taken { InSlot, Copied, Dropped };
+  Taken take(tpacket2_hdr* h, Frame& out);
   bool next_segment(Frame& out);
   void hand_out(uint8_t* frame, uint32_t len, Frame& out);
 
@@ -225,16 +227,21 @@ Next AfPacketLink::next(Frame& out) {
   for (;;) {
     tpacket2_hdr* h = rx_ring_.current();
     if (!(load_status(h) & TP_STATUS_USER)) return Next::Later;
-    if (take(h, out)) return Next::Frame;
+    Taken taken = take(h, out);
+    if (taken == Taken::InSlot) {
+      holding_rx_ = true;  // the slot is ours until the next call
+      return Next::Frame;
+    }
     store_status(h, TP_STATUS_KERNEL);
     rx_ring_.advance();
+    if (taken == Taken::Copied) return Next::Frame;
   }
 }
 
-bool AfPacketLink::take(tpacket2_hdr* h, Frame& out) {
+AfPacketLink::Taken AfPacketLink::take(tpacket2_hdr* h, Frame& out) {
   const auto* from = reinterpret_cast<const sockaddr_ll*>(reinterpret_cast<uint8_t*>(h) + TPACKET_ALIGN(sizeof(*h)));
   // Frames the local stack sends out of the interface: not from the cable.
-  if (from->sll_pkttype == PACKET_OUTGOING) return false;
+  if (from->sll_pkttype == PACKET_OUTGOING) return Taken::Dropped;
   uint8_t* frame = reinterpret_cast<uint8_t*>(h) + h->tp_mac;
   uint32_t len = h->tp_snaplen;
   // The header sits right before the frame; read it before a restored tag moves the MACs over it.
@@ -243,11 +250,11 @@ bool AfPacketLink::take(tpacket2_hdr* h, Frame& out) {
   bool tagged = h->tp_status & TP_STATUS_VLAN_VALID;
   if (h->tp_snaplen != h->tp_len || !restore_vlan_tag(h, frame, len)) {
     rx_stats_.truncated.add();
-    return false;
+    return Taken::Dropped;
   }
   if (!known) {
     rx_stats_.bad_offload.add();
-    return false;
+    return Taken::Dropped;
   }
   // The kernel counts csum_start from the frame it saw, without the tag it took out.
   if (tagged) vnet.csum_start = uint16_t(vnet.csum_start + 4);
@@ -255,7 +262,7 @@ bool AfPacketLink::take(tpacket2_hdr* h, Frame& out) {
     GsoResult result = gso_segment(frame, len, vnet, segments_);
     if (result != GsoResult::Ok) {
       rx_stats_.bad_offload.add();
-      return false;
+      return Taken::Dropped;
     }
     rx_stats_.gso_frames.add();
     rx_stats_.gso_segments.add(segments_.frames.size());
@@ -263,26 +270,26 @@ bool AfPacketLink::take(tpacket2_hdr* h, Frame& out) {
     if (segments_.frames[0].len > options().max_frame_bytes) {
       rx_stats_.too_big.add();
       segments_.frames.clear();
-      return false;
+      return Taken::Dropped;
     }
     next_segment_ = 0;
-    return next_segment(out);  // the segments are copies: the slot goes back now
+    next_segment(out);
+    return Taken::Copied;
   }
   if (len > options().max_frame_bytes) {
     rx_stats_.too_big.add();
-    return false;
+    return Taken::Dropped;
   }
   if (vnet.needs_csum) {
     if (!complete_checksum_at(frame, len, vnet.csum_start, vnet.csum_offset)) {
       rx_stats_.bad_offload.add();
-      return false;
+      return Taken::Dropped;
     }
     rx_stats_.csum_completed.add();
   }
   // The slot is ours until released: the frame is finished in place and handed out from there.
   hand_out(frame, len, out);
-  holding_rx_ = true;
-  return true;
+  return Taken::InSlot;
 }
 
 bool AfPacketLink::next_segment(Frame& out) {
