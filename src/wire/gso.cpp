@@ -17,7 +17,7 @@ constexpr uint8_t kVnetGsoNone = 0, kVnetGsoTcpV4 = 1, kVnetGsoTcpV6 = 4, kVnetG
 
 constexpr uint16_t kEtherIpv4 = 0x0800, kEtherIpv6 = 0x86dd, kEtherVlan = 0x8100, kEtherQinQ = 0x88a8;
 constexpr uint8_t kProtoTcp = 6, kProtoUdp = 17;
-constexpr uint8_t kTcpFin = 0x01, kTcpPsh = 0x08, kTcpCwr = 0x80;
+constexpr uint8_t kTcpFin = 0x01, kTcpPsh = 0x08, kTcpAck = 0x10, kTcpCwr = 0x80;
 
 uint16_t load_host16(const uint8_t* p) {
   uint16_t v;
@@ -105,7 +105,120 @@ void finish_segment(uint8_t* s, const Layout& at, uint32_t seg_len, uint32_t ind
   store_be16(l4 + field, checksum);
 }
 
+void store_host16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, 2); }
+
+// The TCP sum over the pseudo-header (RFC 9293 3.1, RFC 8200 8.1) of a segment `l4_len` long.
+uint64_t tcp_pseudo_sum(const uint8_t* f, const Layout& at, uint32_t l4_len) {
+  const uint8_t* ip = f + at.l3;
+  uint64_t sum = at.v6 ? checksum_add(0, ip + 8, 32) : checksum_add(0, ip + 12, 8);
+  return sum + kProtoTcp + l4_len;
+}
+
+// A segment a super-frame may be built of: TCP over IPv4 (no fragment) or IPv6 (no extension
+// headers), a payload, nothing after the IP packet, only ACK and maybe PSH set.
+bool tcp_segment_layout(const uint8_t* f, uint32_t len, Layout& at) {
+  VnetHeader v;
+  v.gso = VnetHeader::Gso::TcpV4;
+  if (!parse_layout(f, len, v, at)) {
+    v.gso = VnetHeader::Gso::TcpV6;
+    if (!parse_layout(f, len, v, at)) return false;
+  }
+  if (at.end != len || at.headers >= at.end) return false;
+  if (!at.v6 && (load_be16(f + at.l3 + 6) & 0x3fff)) return false;  // MF or an offset
+  return (f[at.l4 + 13] & ~kTcpPsh) == kTcpAck;
+}
+
+// Whether two segments' headers are the same but for the fields segmentation sets per segment.
+bool same_headers(const uint8_t* a, const uint8_t* b, const Layout& at) {
+  uint8_t x[256], y[256];
+  if (at.headers > sizeof(x)) return false;
+  std::memcpy(x, a, at.headers);
+  std::memcpy(y, b, at.headers);
+  auto clear = [&](uint32_t at_byte, uint32_t n) {
+    std::memset(x + at_byte, 0, n);
+    std::memset(y + at_byte, 0, n);
+  };
+  if (at.v6) {
+    clear(at.l3 + 4, 2);  // payload length
+  } else {
+    clear(at.l3 + 2, 4);   // total length, identification
+    clear(at.l3 + 10, 2);  // header checksum
+  }
+  clear(at.l4 + 4, 4);  // sequence number
+  clear(at.l4 + 16, 2);  // checksum
+  x[at.l4 + 13] &= uint8_t(~kTcpPsh);
+  y[at.l4 + 13] &= uint8_t(~kTcpPsh);
+  return std::memcmp(x, y, at.headers) == 0;
+}
+
 }  // namespace
+
+bool SuperFrameBuilder::add(const uint8_t* f, uint32_t len) {
+  Layout at;
+  if (!tcp_segment_layout(f, len, at)) return false;
+  uint32_t l4_len = at.end - at.l4;
+  if (checksum_finish(checksum_add(tcp_pseudo_sum(f, at, l4_len), f + at.l4, l4_len)) != 0) return false;
+  uint32_t payload = len - at.headers;
+  bool psh = f[at.l4 + 13] & kTcpPsh;
+  if (segments_ == 0) {
+    if (len > max_bytes_) return false;
+    frame_.assign(f, f + len);
+    l3_ = at.l3, l4_ = at.l4, headers_ = at.headers, mss_ = payload, v6_ = at.v6;
+    segments_ = 1;
+    closed_ = psh;
+    return true;
+  }
+  const uint8_t* first = frame_.data();
+  uint32_t size = uint32_t(frame_.size()) + payload;
+  if (closed_ || at.l3 != l3_ || at.l4 != l4_ || at.headers != headers_ || at.v6 != v6_ || payload > mss_ ||
+      size > max_bytes_ || size - l3_ > 0xffff)
+    return false;
+  if (!same_headers(first, f, at)) return false;
+  if (!v6_ && load_be16(f + l3_ + 4) != uint16_t(load_be16(first + l3_ + 4) + segments_)) return false;
+  if (load_be32(f + l4_ + 4) != uint32_t(load_be32(first + l4_ + 4) + (frame_.size() - headers_))) return false;
+  frame_.insert(frame_.end(), f + headers_, f + len);
+  ++segments_;
+  if (payload < mss_ || psh) {
+    closed_ = true;
+    frame_[l4_ + 13] = uint8_t(frame_[l4_ + 13] | (psh ? kTcpPsh : 0));
+  }
+  return true;
+}
+
+uint32_t SuperFrameBuilder::finish(uint8_t* out) {
+  auto len = uint32_t(frame_.size());
+  uint8_t* f = out + VnetHeader::kBytes;
+  std::memset(out, 0, VnetHeader::kBytes);
+  std::memcpy(f, frame_.data(), len);
+  if (segments_ > 1) {
+    Layout at;
+    at.l3 = l3_, at.l4 = l4_, at.v6 = v6_;
+    uint8_t* ip = f + l3_;
+    if (v6_) {
+      store_be16(ip + 4, uint16_t(len - l3_ - 40));
+    } else {
+      store_be16(ip + 2, uint16_t(len - l3_));
+      store_be16(ip + 10, 0);
+      store_be16(ip + 10, checksum_finish(checksum_add(0, ip, l4_ - l3_)));
+    }
+    // CHECKSUM_PARTIAL, as a stack hands a TSO frame to its NIC: the pseudo-header's sum, folded.
+    store_be16(f + l4_ + 16, uint16_t(~checksum_finish(tcp_pseudo_sum(f, at, len - l4_))));
+    out[0] = kVnetNeedsCsum;
+    out[1] = v6_ ? kVnetGsoTcpV6 : kVnetGsoTcpV4;
+    store_host16(out + 2, uint16_t(headers_));
+    store_host16(out + 4, uint16_t(mss_));
+    store_host16(out + 6, uint16_t(l4_));
+    store_host16(out + 8, 16);
+  }
+  clear();
+  return VnetHeader::kBytes + len;
+}
+
+void SuperFrameBuilder::clear() {
+  frame_.clear();
+  segments_ = 0;
+  closed_ = false;
+}
 
 bool parse_vnet_header(const uint8_t* p, VnetHeader& out) {
   out = VnetHeader{};

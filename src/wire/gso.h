@@ -54,4 +54,33 @@ constexpr uint32_t kMaxGsoSegments = 2048;  // 64 KB in Linux's smallest MSS (TC
 // otherwise right after the IP header. `out` is overwritten.
 GsoResult gso_segment(const uint8_t* frame, uint32_t len, const VnetHeader& vnet, GsoSegments& out);
 
+// The other way, for the transmit side: consecutive TCP segments of one flow, as gnf forwards
+// them, made back into one super-frame that the kernel carries whole with its GSO metadata (the
+// receiving stack then handles one 64 KB packet, as on a direct veth, not 45). Only what the
+// segments' own order and headers allow: the same Ethernet, IP and TCP headers but for the fields
+// segmentation changes (lengths, IPv4 id + 1 per segment, sequence number following on, PSH on
+// the last), every segment but the last the first's size, each with a TCP checksum that verifies
+// (a damaged segment is not hidden in a super-frame whose checksum the receiver does not check).
+class SuperFrameBuilder {
+ public:
+  // The largest super-frame (without the virtio_net_hdr).
+  explicit SuperFrameBuilder(uint32_t max_bytes) : max_bytes_(max_bytes) {}
+  // Takes `f` into the super-frame being built; false, leaving the builder as it was, if it does
+  // not continue it (or, when empty, cannot start one: not TCP over IPv4/IPv6 with a payload).
+  bool add(const uint8_t* f, uint32_t len);
+  uint32_t segments() const { return segments_; }
+  // Writes the virtio_net_hdr and the frame to `out` (room: VnetHeader::kBytes + max_bytes) and
+  // empties the builder; returns the bytes written. One segment goes as it came, with a header
+  // that asks for nothing.
+  uint32_t finish(uint8_t* out);
+  void clear();
+
+ private:
+  std::vector<uint8_t> frame_;
+  uint32_t max_bytes_;
+  uint32_t segments_ = 0;
+  uint32_t l3_ = 0, l4_ = 0, headers_ = 0, mss_ = 0;
+  bool v6_ = false, closed_ = false;  // closed: a short or PSH segment ended it
+};
+
 }  // namespace gnf::wire

@@ -44,6 +44,8 @@ LinkCounters Link::link_counters() const {
   c.rx_bad_offload = rx_stats_.bad_offload.get();
   c.tx_frames = tx_stats_.frames.get();
   c.tx_bytes = tx_stats_.bytes.get();
+  c.tx_gso_frames = tx_stats_.gso_frames.get();
+  c.tx_gso_segments = tx_stats_.gso_segments.get();
   c.tx_ring_full = tx_stats_.ring_full.get();
   c.tx_errors = tx_stats_.errors.get() + kernel_tx_errors();
   c.tx_send_errors = tx_stats_.send_errors.get();

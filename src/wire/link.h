@@ -42,7 +42,9 @@ struct LinkCounters {
   uint64_t rx_gso_segments = 0;          // ... and the segments gnf cut them into (wire/gso.h)
   uint64_t rx_too_big = 0;               // larger than the port's max_frame_bytes (or segments that would be): dropped
   uint64_t rx_bad_offload = 0;           // offload metadata gnf cannot act on (unknown GSO type, headers that disagree): dropped
-  uint64_t tx_frames = 0, tx_bytes = 0;  // handed to the kernel to send
+  uint64_t tx_frames = 0, tx_bytes = 0;  // handed to the kernel to send (frames as the port sent them)
+  uint64_t tx_gso_frames = 0;            // super-frames gnf made of consecutive TCP segments (wire/gso.h) ...
+  uint64_t tx_gso_segments = 0;          // ... and the frames in them, which the kernel carries whole
   uint64_t tx_ring_full = 0;             // no free slot in the socket's tx ring: dropped
   uint64_t tx_errors = 0;                // unsendable: larger than the interface's MTU or a slot, or refused
   // send() calls that failed other than "try again" (e.g. the interface is down); their frames
@@ -66,6 +68,8 @@ struct LinkCounters {
       {"rx_bad_offload", &LinkCounters::rx_bad_offload},
       {"tx_frames", &LinkCounters::tx_frames},
       {"tx_bytes", &LinkCounters::tx_bytes},
+      {"tx_gso_frames", &LinkCounters::tx_gso_frames},
+      {"tx_gso_segments", &LinkCounters::tx_gso_segments},
       {"tx_ring_full", &LinkCounters::tx_ring_full},
       {"tx_errors", &LinkCounters::tx_errors},
       {"tx_send_errors", &LinkCounters::tx_send_errors},
@@ -104,7 +108,7 @@ class Link : public Source, public Sink {
     Counter frames, bytes, truncated, csum_completed, gso_frames, gso_segments, too_big, bad_offload;
   } rx_stats_;  // the rx NIC-model thread writes these
   struct {
-    Counter frames, bytes, ring_full, errors, send_errors;
+    Counter frames, bytes, ring_full, errors, send_errors, gso_frames, gso_segments;
   } tx_stats_;  // the tx NIC-model thread writes these
 
  private:

@@ -211,6 +211,101 @@ TEST(Gso, MetadataThatDisagreesWithTheFrameIsRefused) {
   EXPECT_EQ(result(tcp4, bad), GsoResult::TooMany);
 }
 
+// The segments of `s` (cut at `mss`), each a frame of its own.
+std::vector<std::vector<uint8_t>> segments_of(const Super& s, uint16_t mss) {
+  GsoSegments out;
+  EXPECT_EQ(gso_segment(s.frame.data(), uint32_t(s.frame.size()), gso_header(s, mss), out), GsoResult::Ok);
+  std::vector<std::vector<uint8_t>> frames;
+  for (auto span : out.frames)
+    frames.emplace_back(out.bytes.begin() + span.offset, out.bytes.begin() + span.offset + span.len);
+  return frames;
+}
+
+TEST(SuperFrameBuilder, ConsecutiveSegmentsBecomeTheSuperFrameTheyWereCutFrom) {
+  for (bool v6 : {false, true})
+    for (bool tagged : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "v6 " << v6 << " tagged " << tagged);
+      Super s = super_frame(v6, kTcp, 10000, tagged, kAck | kPsh);
+      SuperFrameBuilder builder(65600);
+      for (const auto& seg : segments_of(s, 1448)) ASSERT_TRUE(builder.add(seg.data(), uint32_t(seg.size())));
+      EXPECT_EQ(builder.segments(), 7u);
+      std::vector<uint8_t> out(VnetHeader::kBytes + 65600);
+      uint32_t n = builder.finish(out.data());
+      EXPECT_EQ(builder.segments(), 0u);
+      ASSERT_EQ(n, VnetHeader::kBytes + s.frame.size());
+      VnetHeader v;
+      ASSERT_TRUE(parse_vnet_header(out.data(), v));
+      EXPECT_TRUE(v.needs_csum);
+      EXPECT_EQ(v.gso, v6 ? VnetHeader::Gso::TcpV6 : VnetHeader::Gso::TcpV4);
+      EXPECT_EQ(v.gso_size, 1448);
+      EXPECT_EQ(v.hdr_len, s.headers);
+      EXPECT_EQ(v.csum_start, s.l4);
+      EXPECT_EQ(v.csum_offset, 16);
+      std::vector<uint8_t> rebuilt(out.begin() + VnetHeader::kBytes, out.begin() + n);
+      // The same bytes but the checksums: IPv4's whole, TCP's the pseudo-header's sum (partial).
+      std::vector<uint8_t> expected = s.frame;
+      std::memcpy(&expected[s.l4 + 16], &rebuilt[s.l4 + 16], 2);
+      if (!v6) std::memcpy(&expected[s.l3 + 10], &rebuilt[s.l3 + 10], 2);
+      EXPECT_EQ(rebuilt, expected);
+      if (!v6) EXPECT_EQ(checksum_finish(checksum_add(0, &rebuilt[s.l3], 20)), 0);
+      // Cut again (as the kernel does, or the receiving stack takes it whole): the same segments.
+      Super again = s;
+      again.frame = rebuilt;
+      EXPECT_EQ(segments_of(again, 1448), segments_of(s, 1448));
+    }
+}
+
+TEST(SuperFrameBuilder, OnlyWhatContinuesTheSuperFrameIsTaken) {
+  Super s = super_frame(false, kTcp, 5000, false, kAck);
+  auto segs = segments_of(s, 1000);  // 5 of 1000
+  auto add = [](SuperFrameBuilder& b, const std::vector<uint8_t>& f) { return b.add(f.data(), uint32_t(f.size())); };
+  SuperFrameBuilder b(65600);
+  ASSERT_TRUE(add(b, segs[0]));
+  EXPECT_FALSE(add(b, segs[2]));  // a gap in the sequence
+  EXPECT_FALSE(add(b, segs[0]));  // the same again
+  auto bad = segs[1];
+  bad.back() ^= 1;  // its checksum no longer verifies
+  EXPECT_FALSE(add(b, bad));
+  auto other_flow = segs[1];
+  store_be16(&other_flow[s.l4], 40001);
+  store_be16(&other_flow[s.l4 + 16], 0);
+  store_be16(&other_flow[s.l4 + 16], checksum_finish(checksum_add(checksum_add(0, &other_flow[s.l3 + 12], 8) + 6 +
+                                                                      (other_flow.size() - s.l4),
+                                                                  &other_flow[s.l4], other_flow.size() - s.l4)));
+  EXPECT_FALSE(add(b, other_flow));
+  EXPECT_TRUE(add(b, segs[1]));
+  EXPECT_EQ(b.segments(), 2u);
+  b.clear();
+
+  Super fin = super_frame(false, kTcp, 3000, false, kAck | kFin);
+  auto fins = segments_of(fin, 1000);
+  EXPECT_TRUE(add(b, fins[0]) && add(b, fins[1]));
+  EXPECT_FALSE(add(b, fins[2]));  // FIN: sent as it is
+  b.clear();
+
+  Super psh = super_frame(false, kTcp, 3000, false, kAck);
+  auto pshs = segments_of(psh, 1000);
+  pshs[1][s.l4 + 13] |= kPsh;
+  store_be16(&pshs[1][s.l4 + 16], uint16_t(load_be16(&pshs[1][s.l4 + 16]) - kPsh));  // RFC 1624 by hand: +8 in the word
+  ASSERT_TRUE(add(b, pshs[0]));
+  EXPECT_TRUE(add(b, pshs[1]));   // PSH ends the super-frame ...
+  EXPECT_FALSE(add(b, pshs[2]));  // ... so the next starts another
+  std::vector<uint8_t> out(VnetHeader::kBytes + 65600);
+  uint32_t n = b.finish(out.data());
+  EXPECT_EQ(n, VnetHeader::kBytes + s.headers + 2000);
+  EXPECT_EQ(out[VnetHeader::kBytes + s.l4 + 13], kAck | kPsh);
+
+  // One segment goes as it came, with a header that asks for nothing.
+  ASSERT_TRUE(add(b, segs[4]));
+  n = b.finish(out.data());
+  EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + VnetHeader::kBytes), std::vector<uint8_t>(VnetHeader::kBytes, 0));
+  EXPECT_EQ(std::vector<uint8_t>(out.begin() + VnetHeader::kBytes, out.begin() + n), segs[4]);
+  // Not TCP with a payload: never taken.
+  std::vector<uint8_t> arp(60, 0);
+  store_be16(&arp[12], 0x0806);
+  EXPECT_FALSE(add(b, arp));
+}
+
 TEST(Gso, TheKernelsVirtioNetHdrIsRead) {
   // flags NEEDS_CSUM, gso TCPV4 with the ECN bit, hdr_len 66, gso_size 1448, csum 34 + 16 (host order).
   uint8_t raw[VnetHeader::kBytes] = {1, 0x81};
