@@ -125,6 +125,7 @@ bool tcp_segment_layout(const uint8_t* f, uint32_t len, Layout& at) {
   }
   if (at.end != len || at.headers >= at.end) return false;
   if (!at.v6 && (load_be16(f + at.l3 + 6) & 0x3fff)) return false;  // MF or an offset
+  if (!at.v6 && checksum_finish(checksum_add(0, f + at.l3, at.l4 - at.l3)) != 0) return false;
   return (f[at.l4 + 13] & ~kTcpPsh) == kTcpAck;
 }
 

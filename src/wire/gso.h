@@ -5,7 +5,7 @@
 // path finishes them, so a link that stands for the NIC at the far end of the cable does.
 //
 // Pure functions over bytes, no socket: the AF_PACKET link calls them, the unit tests, the scapy
-// oracle (tests/e2e/test_gso_oracle.py) and offload_fuzz check them.
+// oracle (tests/oracle/test_gso_vs_scapy.py) and offload_fuzz check them.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -60,7 +60,8 @@ GsoResult gso_segment(const uint8_t* frame, uint32_t len, const VnetHeader& vnet
 // segments' own order and headers allow: the same Ethernet, IP and TCP headers but for the fields
 // segmentation changes (lengths, IPv4 id + 1 per segment, sequence number following on, PSH on
 // the last), every segment but the last the first's size, each with a TCP checksum that verifies
-// (a damaged segment is not hidden in a super-frame whose checksum the receiver does not check).
+// (a damaged segment is not hidden in a super-frame whose checksum the receiver does not check),
+// as does an IPv4 header's.
 class SuperFrameBuilder {
  public:
   // The largest super-frame (without the virtio_net_hdr).

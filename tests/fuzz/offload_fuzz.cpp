@@ -9,6 +9,9 @@
 //  - segments lie within the output, each with room for the Ethernet minimum; there is at least
 //    one and at most kMaxGsoSegments; all but the last have the first's length, the last no more,
 //    and none is longer than the super-frame; each keeps the super-frame's MAC addresses;
+//  - SuperFrameBuilder takes the segments back as far as they continue one another; a super-frame
+//    of two or more, cut again with the header it wrote, gives back those very segments; it never
+//    writes more than its room; the input frame itself goes in too (it parses whatever it gets);
 //  - a completed checksum changes the two bytes of its field and nothing else, and the sum from
 //    csum_start to the end plus what the field held before (the pseudo-header's sum) is all ones,
 //    as a receiver's check needs.
@@ -41,6 +44,32 @@ void check_segments(const std::vector<uint8_t>& frame, const GsoSegments& out) {
   }
 }
 
+void check_rebuilt(const GsoSegments& segments) {
+  constexpr uint32_t kRoom = 65600;
+  SuperFrameBuilder builder(kRoom);
+  size_t taken = 0;
+  while (taken < segments.frames.size() &&
+         builder.add(segments.bytes.data() + segments.frames[taken].offset, segments.frames[taken].len))
+    ++taken;
+  if (builder.segments() != taken) fail("builder count", builder.segments(), taken);
+  if (taken == 0) return;
+  std::vector<uint8_t> out(VnetHeader::kBytes + kRoom);
+  uint32_t n = builder.finish(out.data());
+  if (n > out.size()) fail("builder wrote past its room", n, out.size());
+  if (taken == 1) return;
+  VnetHeader vnet;
+  if (!parse_vnet_header(out.data(), vnet)) fail("the builder's header does not parse");
+  GsoSegments again;
+  if (gso_segment(out.data() + VnetHeader::kBytes, n - uint32_t(VnetHeader::kBytes), vnet, again) != GsoResult::Ok)
+    fail("a built super-frame does not segment");
+  if (again.frames.size() != taken) fail("segments of a built super-frame", again.frames.size(), taken);
+  for (size_t i = 0; i < taken; ++i) {
+    GsoSegments::Span a = again.frames[i], b = segments.frames[i];
+    if (a.len != b.len || std::memcmp(again.bytes.data() + a.offset, segments.bytes.data() + b.offset, a.len) != 0)
+      fail("a segment of a built super-frame differs", i);
+  }
+}
+
 void check_completed(const std::vector<uint8_t>& before, const std::vector<uint8_t>& after, const VnetHeader& v) {
   size_t field = size_t(v.csum_start) + v.csum_offset;
   for (size_t i = 0; i < after.size(); ++i)
@@ -57,9 +86,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   VnetHeader vnet;
   if (!parse_vnet_header(data, vnet)) return 0;
   std::vector<uint8_t> frame(data + VnetHeader::kBytes, data + std::min<size_t>(size, VnetHeader::kBytes + 65553));
+  {
+    SuperFrameBuilder builder(9014);
+    builder.add(frame.data(), uint32_t(frame.size()));
+    builder.add(frame.data(), uint32_t(frame.size()));
+    std::vector<uint8_t> out(VnetHeader::kBytes + 9014);
+    if (builder.segments() > 1) fail("the same frame taken twice");
+    builder.finish(out.data());
+  }
   if (vnet.gso != VnetHeader::Gso::None) {
     GsoSegments out;
-    if (gso_segment(frame.data(), uint32_t(frame.size()), vnet, out) == GsoResult::Ok) check_segments(frame, out);
+    if (gso_segment(frame.data(), uint32_t(frame.size()), vnet, out) == GsoResult::Ok) {
+      check_segments(frame, out);
+      check_rebuilt(out);
+    }
     return 0;
   }
   if (!vnet.needs_csum) return 0;
