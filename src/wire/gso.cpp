@@ -187,6 +187,7 @@ bool SuperFrameBuilder::add(const uint8_t* f, uint32_t len) {
 }
 
 uint32_t SuperFrameBuilder::finish(uint8_t* out) {
+  if (segments_ == 0) return 0;
   auto len = uint32_t(frame_.size());
   uint8_t* f = out + VnetHeader::kBytes;
   std::memset(out, 0, VnetHeader::kBytes);

@@ -71,8 +71,8 @@ class SuperFrameBuilder {
   bool add(const uint8_t* f, uint32_t len);
   uint32_t segments() const { return segments_; }
   // Writes the virtio_net_hdr and the frame to `out` (room: VnetHeader::kBytes + max_bytes) and
-  // empties the builder; returns the bytes written. One segment goes as it came, with a header
-  // that asks for nothing.
+  // empties the builder; returns the bytes written (0, writing nothing, when it is empty). One
+  // segment goes as it came, with a header that asks for nothing.
   uint32_t finish(uint8_t* out);
   void clear();
 
