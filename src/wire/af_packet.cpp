@@ -151,18 +151,19 @@ AfPacketLink::AfPacketLink(const LinkOptions& options, const InterfaceInfo& inte
     : Link("af_packet", options),
       interface_(interface),
       super_frame_(tx_slot_bytes(options.max_frame_bytes) - kTxDataOffset - VnetHeader::kBytes) {
-  set_mode("TPACKET_V2 rx and tx rings, qdisc bypassed, virtio_net_hdr offloads (checksum, GSO) done by gnf");
+  set_mode("TPACKET_V2 rx and tx rings, qdisc bypassed, virtio_net_hdr: rx checksums and GSO done by gnf, tx TCP "
+           "segments as TSO super-frames");
   // Protocol 0: the socket receives nothing until bind() names the interface, so no frame of
   // another interface lands in the ring first.
   socket_.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
   if (socket_.fd < 0) fail("socket(AF_PACKET)");
   int version = TPACKET_V2;
   set_option(PACKET_VERSION, &version, sizeof(version), "PACKET_VERSION");
+  int vnet = 1;  // before the rings: their layout depends on it
+  set_option(PACKET_VNET_HDR, &vnet, sizeof(vnet), "PACKET_VNET_HDR");
   // Without this a frame the kernel will not send (say, larger than the MTU) stops the whole tx
   // ring at its slot for good; with it the kernel skips the frame. deliver() keeps such frames
   // out and counts them, so this is the guard behind that check.
-  int vnet = 1;  // before the rings: their layout depends on it
-  set_option(PACKET_VNET_HDR, &vnet, sizeof(vnet), "PACKET_VNET_HDR");
   int loss = 1;
   set_option(PACKET_LOSS, &loss, sizeof(loss), "PACKET_LOSS");
   // Straight to the driver, as a NIC's own transmit would be: no qdisc, and no copy of each frame

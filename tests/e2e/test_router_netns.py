@@ -11,7 +11,8 @@ The hosts route through gnf by default, learn its ports' MACs from its slow path
 each other one hop apart, ping gnf, traceroute through it (UDP probes) and send TCP and UDP
 through it (iperf3; a direct veth pair, measured before gnf starts, gives the scale). The hosts'
 veths keep Linux's default offloads (checksums left partial, 64 KB TSO segments): gnf's
-AF_PACKET links finish them as a NIC would. Routes added and deleted in the
+AF_PACKET links finish them as a NIC would, and hand consecutive segments to the receiving
+host's veth as super-frames again. Routes added and deleted in the
 control namespace take effect while a ping runs, and a port's interface taken down there takes
 its routes along. gnf runs once for the module; the last test stops it and reads its summary.
 Needs root, iproute2, ping, traceroute and iperf3 (scripts/install-deps.sh installs them); skips,
@@ -306,3 +307,7 @@ def test_gnf_stops_cleanly_and_its_summary_counts_what_the_tests_did(router):
     assert west["rx_gso_frames"] >= router.expected["gso_frames"], west
     assert west["rx_gso_segments"] > west["rx_gso_frames"] or not router.expected["gso_frames"], west
     assert west["rx_csum_completed"] >= router.expected["csum_completed"], west
+    # ... and gnf handed its segments to host B's veth made back into super-frames.
+    east = summary["ports"][1]["link"]
+    assert east["tx_gso_frames"] >= router.expected["gso_frames"], east
+    assert east["tx_gso_segments"] > east["tx_gso_frames"] or not router.expected["gso_frames"], east
