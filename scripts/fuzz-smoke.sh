@@ -32,8 +32,9 @@ CC=$cc CXX=$cxx cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelW
 # control socket's parser what its server reads of a request (4 KiB, app/ctl_server.cpp).
 declare -A max_len=([frame_path_fuzz]=20000 [config_fuzz]=8192 [route_file_fuzz]=8192 [acl_rule_file_fuzz]=8192
                    [acl_frame_fuzz]=2048 [ipsec_config_fuzz]=8192 [esp_fuzz]=20000
-                   [pcap_reader_fuzz]=65536 [router_fuzz]=20000 [nids_fuzz]=16384 [ctl_command_fuzz]=4096)
-read -r -a targets <<<"${FUZZ_TARGETS:-frame_path_fuzz config_fuzz route_file_fuzz acl_rule_file_fuzz acl_frame_fuzz ipsec_config_fuzz esp_fuzz pcap_reader_fuzz router_fuzz nids_fuzz ctl_command_fuzz}"
+                   [pcap_reader_fuzz]=65536 [router_fuzz]=20000 [nids_fuzz]=16384 [ctl_command_fuzz]=4096
+                   [offload_fuzz]=65563)
+read -r -a targets <<<"${FUZZ_TARGETS:-frame_path_fuzz config_fuzz route_file_fuzz acl_rule_file_fuzz acl_frame_fuzz ipsec_config_fuzz esp_fuzz pcap_reader_fuzz router_fuzz nids_fuzz ctl_command_fuzz offload_fuzz}"
 for target in "${targets[@]}"; do
   [[ -n "${max_len[$target]:-}" ]] || { echo "fuzz-smoke: no fuzz target '$target' (${!max_len[*]})" >&2; exit 2; }
 done

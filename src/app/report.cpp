@@ -84,19 +84,12 @@ std::string line_counters(const Block& before, const Block& after) {
 
 // What went over the Linux interface a port is attached to: gnf's counts and the kernel's drops.
 nlohmann::json link_json(const wire::Link& link, const wire::LinkCounters& c) {
-  return {{"backend", link.backend()},
-          {"interface", link.options().interface},
-          {"netns", link.options().netns},
-          {"description", link.describe()},
-          {"rx_frames", c.rx_frames},
-          {"rx_bytes", c.rx_bytes},
-          {"rx_dropped", c.rx_dropped},
-          {"rx_truncated", c.rx_truncated},
-          {"tx_frames", c.tx_frames},
-          {"tx_bytes", c.tx_bytes},
-          {"tx_ring_full", c.tx_ring_full},
-          {"tx_errors", c.tx_errors},
-          {"tx_send_errors", c.tx_send_errors}};
+  nlohmann::json j = {{"backend", link.backend()},
+                      {"interface", link.options().interface},
+                      {"netns", link.options().netns},
+                      {"description", link.describe()}};
+  for (const auto& field : wire::LinkCounters::kFields) j[field.name] = c.*field.member;
+  return j;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "wire/link.h"
 
 #include <fmt/format.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -35,8 +37,15 @@ LinkCounters Link::link_counters() const {
   c.rx_bytes = rx_stats_.bytes.get();
   c.rx_dropped = kernel_rx_drops();
   c.rx_truncated = rx_stats_.truncated.get();
+  c.rx_csum_completed = rx_stats_.csum_completed.get();
+  c.rx_gso_frames = rx_stats_.gso_frames.get();
+  c.rx_gso_segments = rx_stats_.gso_segments.get();
+  c.rx_too_big = rx_stats_.too_big.get();
+  c.rx_bad_offload = rx_stats_.bad_offload.get();
   c.tx_frames = tx_stats_.frames.get();
   c.tx_bytes = tx_stats_.bytes.get();
+  c.tx_gso_frames = tx_stats_.gso_frames.get();
+  c.tx_gso_segments = tx_stats_.gso_segments.get();
   c.tx_ring_full = tx_stats_.ring_full.get();
   c.tx_errors = tx_stats_.errors.get() + kernel_tx_errors();
   c.tx_send_errors = tx_stats_.send_errors.get();
@@ -44,10 +53,14 @@ LinkCounters Link::link_counters() const {
 }
 
 SourceCounters Link::counters() const {
-  return {rx_stats_.frames.get(), rx_stats_.bytes.get(), rx_stats_.truncated.get()};
+  return {rx_stats_.frames.get(), rx_stats_.bytes.get(),
+          rx_stats_.truncated.get() + rx_stats_.too_big.get() + rx_stats_.bad_offload.get()};
 }
 
-std::string Link::describe() const { return fmt::format("{} on {}: {}", backend_, link_where(options_), mode_); }
+std::string Link::describe() const {
+  std::string text = fmt::format("{} on {}: {}", backend_, link_where(options_), mode_);
+  return chosen_because_.empty() ? text : fmt::format("{} ({})", text, chosen_because_);
+}
 
 std::string link_where(const LinkOptions& options) {
   return fmt::format("{} ({})", options.interface, netns_description(options.netns));
@@ -64,9 +77,15 @@ InterfaceInfo find_interface(const LinkOptions& options) {
   std::strncpy(req.ifr_name, options.interface.c_str(), IFNAMSIZ - 1);
   bool ok = fd >= 0 && ioctl(fd, SIOCGIFMTU, &req) == 0;
   int err = errno;
+  if (ok) {
+    info.mtu = uint32_t(req.ifr_mtu);
+    ethtool_drvinfo drvinfo{};
+    drvinfo.cmd = ETHTOOL_GDRVINFO;
+    req.ifr_data = reinterpret_cast<char*>(&drvinfo);
+    if (ioctl(fd, SIOCETHTOOL, &req) == 0) info.driver.assign(drvinfo.driver, strnlen(drvinfo.driver, sizeof(drvinfo.driver)));
+  }
   if (fd >= 0) close(fd);
   if (!ok) throw UserError(fmt::format("{}: cannot read its MTU: {}", link_where(options), std::strerror(err)));
-  info.mtu = uint32_t(req.ifr_mtu);
   return info;
 }
 
@@ -89,6 +108,12 @@ std::unique_ptr<Link> open_link(const LinkOptions& options, const std::function<
     InterfaceInfo interface = find_interface(options);
     if (options.type == LinkOptions::Type::AfPacket) {
       link = open_af_packet(options, interface);
+      return;
+    }
+    if (options.type == LinkOptions::Type::Auto && (interface.driver == "veth" || interface.driver == "tun")) {
+      link = open_af_packet(options, interface);
+      link->set_chosen_because(fmt::format("auto: a {} interface; AF_XDP would not see its checksum and "
+                                           "segmentation offload metadata", interface.driver));
       return;
     }
     try {

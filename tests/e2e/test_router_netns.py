@@ -8,8 +8,11 @@ configs/l3fwd-veth.toml as shipped, with this run's namespaces and that path.
             and east-p): gnf's [netlink] namespace, so what `ip route` does there, gnf does.
 
 The hosts route through gnf by default, learn its ports' MACs from its slow path (ARP, ND), ping
-each other one hop apart, ping gnf, traceroute through it and send TCP through it (iperf3; a
-direct veth pair, measured before gnf starts, gives the scale); routes added and deleted in the
+each other one hop apart, ping gnf, traceroute through it (UDP probes) and send TCP and UDP
+through it (iperf3; a direct veth pair, measured before gnf starts, gives the scale). The hosts'
+veths keep Linux's default offloads (checksums left partial, 64 KB TSO segments): gnf's
+AF_PACKET links finish them as a NIC would, and hand consecutive segments to the receiving
+host's veth as super-frames again. Routes added and deleted in the
 control namespace take effect while a ping runs, and a port's interface taken down there takes
 its routes along. gnf runs once for the module; the last test stops it and reads its summary.
 Needs root, iproute2, ping, traceroute and iperf3 (scripts/install-deps.sh installs them); skips,
@@ -29,10 +32,11 @@ import pytest
 
 from checks import assert_balanced, nonzero
 from conftest import REPO
-from netns import PEER, Running, ip, namespaces, run_in, tx_checksum, veth
+from netns import PEER, Running, ip, namespaces, run_in, veth
 
 PINGS = 10
 IPERF_SECONDS = 10
+UDP_SECONDS, UDP_RATE = 3, "50M"  # well below what the cpu path forwards on a 2-core machine
 A = {4: "10.0.0.2", 6: "2001:db8::2"}
 B = {4: "10.0.1.2", 6: "2001:db8:1::2"}
 WEST = {4: "10.0.0.1", 6: "2001:db8::1"}  # gnf's addresses, as the control namespace gives them
@@ -59,7 +63,6 @@ def host(ns, dev, addresses, gateways):
         ip("-n", ns, "addr", "add", address, "dev", dev, *(["nodad"] if ":" in address else []))
     for gateway in gateways:
         ip("-n", ns, "-6" if ":" in gateway else "-4", "route", "add", "default", "via", gateway)
-    tx_checksum(ns, dev, on=False)  # frames a cable carries: checksums done, no 64 KB segments
 
 
 def need(*tools):
@@ -68,8 +71,9 @@ def need(*tools):
             pytest.skip("no `%s` here: scripts/install-deps.sh installs it" % tool)
 
 
-def iperf3(client_ns, server_ns, server_address, seconds=IPERF_SECONDS):
-    """TCP from `client_ns` to an iperf3 server in `server_ns`: (bits per second received, retransmits)."""
+def iperf3(client_ns, server_ns, server_address, seconds=IPERF_SECONDS, udp_rate=None):
+    """TCP (or UDP at `udp_rate`) from `client_ns` to an iperf3 server in `server_ns`: iperf3's
+    JSON summary."""
     server = subprocess.Popen(["ip", "netns", "exec", server_ns, "iperf3", "--server", "--one-off"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -78,26 +82,32 @@ def iperf3(client_ns, server_ns, server_address, seconds=IPERF_SECONDS):
                 break
             assert server.poll() is None, server.communicate()[1]
             time.sleep(0.02)
-        client = run_in(client_ns, "iperf3", "--client", server_address, "--time", seconds, "--json",
-                            timeout=seconds + 30)
+        udp = ["--udp", "--bitrate", udp_rate, "--length", "1400"] if udp_rate else []
+        client = run_in(client_ns, "iperf3", "--client", server_address, "--time", seconds, "--json", *udp,
+                        timeout=seconds + 30)
         result = json.loads(client.stdout)
         assert "error" not in result, result["error"]
-        return result["end"]["sum_received"]["bits_per_second"], result["end"]["sum_sent"].get("retransmits", 0)
+        return result["end"]
     finally:
         server.kill()
         server.wait()
 
 
+def tcp_rate(end):
+    """(bits per second received, retransmits) of an iperf3 TCP run."""
+    return end["sum_received"]["bits_per_second"], end["sum_sent"].get("retransmits", 0)
+
+
 @pytest.fixture(scope="module")
 def direct_tcp(request):
-    """iperf3 over a direct veth pair with the hosts' offloads, measured before gnf starts so that
+    """iperf3 over a direct veth pair with Linux's default offloads, measured before gnf starts so that
     its poll-mode threads do not share the cores: (bits per second, retransmits)."""
     need("iperf3")
     d1, d2 = namespaces(request, "direct", "1", "2")
     veth(d1, "d1", "d2", d2)
     host(d1, "d1", ["10.8.0.1/24"], [])
     host(d2, "d2", ["10.8.0.2/24"], [])
-    return iperf3(d1, d2, "10.8.0.2")
+    return tcp_rate(iperf3(d1, d2, "10.8.0.2"))
 
 
 @pytest.fixture(scope="module")
@@ -182,13 +192,27 @@ def test_traceroute_shows_gnf_as_the_first_hop(router, family):
 
 def test_tcp_crosses_gnf_for_10_s_slower_than_a_direct_veth(router):
     direct, direct_retransmits = router.direct_tcp
-    routed, routed_retransmits = iperf3(router.a, router.b, B[4])
+    routed, routed_retransmits = tcp_rate(iperf3(router.a, router.b, B[4]))
     print("iperf3 TCP %d s on the %s path: direct veth %.2f Gb/s (%d retransmits), "
-          "A -> B through gnf %.2f Gb/s (%d retransmits)"
-          % (IPERF_SECONDS, DATA_PATH, direct / 1e9, direct_retransmits, routed / 1e9, routed_retransmits))
+          "A -> B through gnf %.2f Gb/s (%d retransmits), %.2fx slower"
+          % (IPERF_SECONDS, DATA_PATH, direct / 1e9, direct_retransmits, routed / 1e9, routed_retransmits,
+             direct / routed if routed else float("inf")))
     assert routed > 0
     assert direct > routed
     router.expected["forwarded_ipv4"] += 1000  # far more: every segment and ACK
+    router.expected["gso_frames"] += 1  # the hosts' TSO: gnf cut their super-frames
+
+
+def test_udp_crosses_gnf_with_checksums_the_hosts_left_partial(router):
+    end = iperf3(router.a, router.b, B[4], seconds=UDP_SECONDS, udp_rate=UDP_RATE)
+    udp = end["sum"]
+    print("iperf3 UDP %d s at %s bit/s, 1400 B, through gnf on the %s path: %d of %d datagrams lost, "
+          "jitter %.3f ms" % (UDP_SECONDS, UDP_RATE, DATA_PATH, udp["lost_packets"], udp["packets"],
+                              udp["jitter_ms"]))
+    # The server counts what arrived with a good checksum (the kernel drops the rest).
+    assert udp["packets"] > 1000 and udp["lost_percent"] < 5, udp
+    router.expected["forwarded_ipv4"] += udp["packets"] - udp["lost_packets"]
+    router.expected["csum_completed"] += 1
 
 
 @pytest.mark.parametrize("family", [4, 6], ids=["ipv4", "ipv6"])
@@ -275,3 +299,15 @@ def test_gnf_stops_cleanly_and_its_summary_counts_what_the_tests_did(router):
     for port, interface in zip(summary["ports"], ("ga", "gb")):
         link = port["link"]
         assert link["interface"] == interface and link["rx_truncated"] == 0 and link["tx_errors"] == 0, link
+        assert link["rx_too_big"] == 0 and link["rx_bad_offload"] == 0, link
+    # Host A's TCP data came as TSO super-frames and its UDP with checksums left to the hardware.
+    west = summary["ports"][0]["link"]
+    print("west link %s" % nonzero({k: v for k, v in west.items() if isinstance(v, int)}))
+    assert west["backend"] == "af_packet", west  # auto on a veth
+    assert west["rx_gso_frames"] >= router.expected["gso_frames"], west
+    assert west["rx_gso_segments"] > west["rx_gso_frames"] or not router.expected["gso_frames"], west
+    assert west["rx_csum_completed"] >= router.expected["csum_completed"], west
+    # ... and gnf handed its segments to host B's veth made back into super-frames.
+    east = summary["ports"][1]["link"]
+    assert east["tx_gso_frames"] >= router.expected["gso_frames"], east
+    assert east["tx_gso_segments"] > east["tx_gso_frames"] or not router.expected["gso_frames"], east

@@ -364,10 +364,35 @@ def ctl_command_seeds():
     return {"ctl_command_fuzz": seeds}
 
 
+def offload_seeds():
+    """What the AF_PACKET link reads off a veth (offload_fuzz): a virtio_net_hdr (flags, gso_type,
+    hdr_len, gso_size, csum_start, csum_offset; little-endian, as an x86 kernel writes it), then the
+    frame: TSO super-frames of IPv4 and IPv6 (one tagged), a USO one, a partial TCP and UDP checksum,
+    a frame with no offload and an unknown GSO type."""
+    def vnet(flags=0, gso=0, hdr_len=0, gso_size=0, start=0, offset=0):
+        return struct.pack("<BBHHHH", flags, gso, hdr_len, gso_size, start, offset)
+    payload = bytes((i * 131) & 0xFF for i in range(6000))
+    tcp4 = eth(0x0800) + ipv4(6, tcp(40000, 5201, payload))
+    tcp6 = eth(0x86DD) + ipv6(6, tcp(40000, 5201, payload[:4000]))
+    tagged = eth(0x0800, vlan=(0x8100, 7)) + ipv4(6, tcp(40000, 5201, payload[:3000]))
+    udp4 = eth(0x0800) + ipv4(17, udp(40000, 5201, payload[:5000]))
+    return {"offload_fuzz": {
+        "tso_ipv4": vnet(1, 1, 54, 1448, 34, 16) + tcp4,
+        "tso_ipv6_ecn": vnet(1, 0x84, 74, 1428, 54, 16) + tcp6,
+        "tso_tagged": vnet(1, 1, 58, 1000, 38, 16) + tagged,
+        "gro_ipv4_data_valid": vnet(2, 1, 54, 1448, 0, 0) + tcp4,
+        "uso_ipv4": vnet(1, 5, 42, 1400, 34, 6) + udp4,
+        "partial_tcp": vnet(1, 0, 0, 0, 34, 16) + eth(0x0800) + ipv4(6, tcp(1, 2, b"hello")),
+        "partial_udp6": vnet(1, 0, 0, 0, 54, 6) + eth(0x86DD) + ipv6(17, udp(1, 2, b"hello")),
+        "plain": vnet() + stamped_v4(0, 0),
+        "unknown_gso": vnet(1, 3, 42, 1400, 34, 6) + udp4,
+    }}
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
     corpora = {"frame_path_fuzz": FRAME_PATH_SEEDS, **file_seeds(), **ipsec_seeds(), **nids_seeds(),
-               **ctl_command_seeds()}
+               **ctl_command_seeds(), **offload_seeds()}
     for target, seeds in corpora.items():
         os.makedirs(os.path.join(out, target), exist_ok=True)
         for name, data in seeds.items():

@@ -2,6 +2,8 @@
 // every frame it is given straight back in. Needs CAP_SYS_ADMIN (to make the namespace) and
 // CAP_NET_RAW; without them the tests say so and skip.
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
 #include <net/if.h>
 #include <sched.h>
 #include <sys/ioctl.h>
@@ -19,6 +21,8 @@
 #include "util/error.h"
 #include "wire/af_xdp.h"
 #include "wire/bytes.h"
+#include "wire/checksum.h"
+#include "wire/gso.h"
 #include "wire/link.h"
 #include "wire/netns.h"
 
@@ -162,6 +166,98 @@ TEST_P(LinkOnLoopback, AFrameLargerThanTheMtuIsCountedNotSent) {
 INSTANTIATE_TEST_SUITE_P(Backends, LinkOnLoopback,
                          ::testing::Values(LinkOptions::Type::AfPacket, LinkOptions::Type::AfXdp),
                          [](const auto& info) { return std::string(link_type_name(info.param)); });
+
+// A TCP/IPv4 frame of `payload` bytes whose checksum field holds only the pseudo-header's sum, as
+// a stack that leaves checksums to the hardware sends it.
+std::vector<uint8_t> partial_tcp4(uint32_t payload) {
+  std::vector<uint8_t> f = frame(54 + payload, 0x0800, 0);
+  uint8_t* ip = &f[14];
+  ip[0] = 0x45;
+  store_be16(ip + 2, uint16_t(40 + payload));
+  ip[8] = 64;
+  ip[9] = 6;
+  store_be32(ip + 12, 0x7f000001);
+  store_be32(ip + 16, 0x7f000002);
+  ip[10] = ip[11] = 0;
+  store_be16(ip + 10, checksum_finish(checksum_add(0, ip, 20)));
+  uint8_t* tcp = ip + 20;
+  store_be16(tcp, 40000);
+  store_be16(tcp + 2, 5201);
+  store_be32(tcp + 4, 1000);
+  tcp[12] = 5 << 4;
+  tcp[13] = 0x18;
+  for (uint32_t i = 0; i < payload; ++i) tcp[20 + i] = uint8_t(i * 7);
+  store_be16(tcp + 16, uint16_t(~checksum_finish(checksum_add(0, ip + 12, 8) + 6 + 20 + payload)));
+  return f;
+}
+
+bool tcp4_checksum_verifies(const std::vector<uint8_t>& f) {
+  uint32_t l4_len = uint32_t(f.size() - 34);
+  return checksum_finish(checksum_add(checksum_add(0, &f[26], 8) + 6 + l4_len, &f[34], l4_len)) == 0;
+}
+
+// Sends `f` on lo from a packet socket of its own with a virtio_net_hdr, as a stack with checksum
+// and segmentation offload hands a frame to a veth: the kernel keeps the metadata with it.
+void send_with_offloads(const std::vector<uint8_t>& f, uint8_t flags, uint8_t gso_type, uint16_t gso_size) {
+  int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  int on = 1;
+  ASSERT_EQ(setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR, &on, sizeof(on)), 0) << std::strerror(errno);
+  sockaddr_ll to{};
+  to.sll_family = AF_PACKET;
+  to.sll_ifindex = int(if_nametoindex("lo"));
+  to.sll_protocol = htons(0x0800);
+  // flags (1: NEEDS_CSUM), gso_type, hdr_len, gso_size, csum_start 34, csum_offset 16 (host byte order).
+  uint8_t vnet[VnetHeader::kBytes] = {flags, gso_type};
+  uint16_t fields[4] = {54, gso_size, 34, 16};
+  std::memcpy(vnet + 2, fields, sizeof(fields));
+  std::vector<uint8_t> out(vnet, vnet + sizeof(vnet));
+  out.insert(out.end(), f.begin(), f.end());
+  EXPECT_EQ(sendto(fd, out.data(), out.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof(to)), ssize_t(out.size()))
+      << std::strerror(errno);
+  close(fd);
+}
+
+TEST(AfPacketOnLoopback, ATsoSuperFrameArrivesAsItsSegmentsOnceAndAPartialChecksumCompleted) {
+  std::string why_not = in_private_netns([] {
+    std::unique_ptr<Link> link = open_on_lo(LinkOptions::Type::AfPacket);
+    send_with_offloads(partial_tcp4(5000), 1, 1 /* VIRTIO_NET_HDR_GSO_TCPV4 */, 1448);
+    send_with_offloads(partial_tcp4(100), 1, 0, 0);
+    // 4 segments and the small frame, and then nothing: the super-frame is not taken twice.
+    auto got = receive(*link, 6, 300'000'000);
+    ASSERT_EQ(got.size(), 5u);
+    for (size_t i = 0; i < 5; ++i) {
+      EXPECT_EQ(got[i].size(), 54 + (i < 3 ? 1448 : i == 3 ? 656 : 100)) << i;
+      EXPECT_TRUE(tcp4_checksum_verifies(got[i])) << i;
+      if (i < 4) EXPECT_EQ(load_be32(&got[i][38]), 1000 + 1448 * i) << i;
+    }
+    LinkCounters c = link->link_counters();
+    EXPECT_EQ(c.rx_gso_frames, 1u);
+    EXPECT_EQ(c.rx_gso_segments, 4u);
+    EXPECT_EQ(c.rx_csum_completed, 1u);
+    EXPECT_EQ(c.rx_frames, 5u);
+    EXPECT_EQ(c.rx_too_big + c.rx_bad_offload + c.rx_truncated, 0u);
+  });
+  if (!why_not.empty()) GTEST_SKIP() << why_not;
+}
+
+TEST(AfPacketOnLoopback, AFrameLargerThanThePortTakesIsCountedAndDropped) {
+  std::string why_not = in_private_netns([] {
+    LinkOptions o;
+    o.type = LinkOptions::Type::AfPacket;
+    o.interface = "lo";  // MTU 65536: the kernel carries what the port does not take
+    o.max_frame_bytes = 1514;
+    std::unique_ptr<Link> link = open_link(o, [](const std::string&) {});
+    send_with_offloads(partial_tcp4(3000 - 54), 0, 0, 0);  // no offload, but longer than the port's 1514 B
+    send_with_offloads(partial_tcp4(1514 - 54), 0, 0, 0);
+    auto got = receive(*link, 2, 300'000'000);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].size(), 1514u);
+    EXPECT_EQ(link->link_counters().rx_too_big, 1u);
+    EXPECT_EQ(link->counters().malformed, 1u);
+  });
+  if (!why_not.empty()) GTEST_SKIP() << why_not;
+}
 
 TEST(Link, AMissingInterfaceIsNamedWithItsNamespace) {
   LinkOptions o;

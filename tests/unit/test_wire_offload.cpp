@@ -74,47 +74,47 @@ TEST(Offload, AShortFrameIsPaddedWithZerosToTheEthernetMinimum) {
   EXPECT_EQ(pad_to_minimum(f.data(), 1514), 1514u);  // left alone
 }
 
-TEST(Offload, PartialChecksumsOfTcpAndUdpOverIpv4AndIpv6AreCompleted) {
+TEST(Offload, PartialChecksumsOfTcpAndUdpOverIpv4AndIpv6AreCompletedWhereTheKernelSays) {
   for (bool v6 : {false, true})
     for (uint8_t proto : {kTcp, kUdp})
       for (uint32_t payload : {0u, 1u, 18u, 1001u}) {
         std::vector<uint8_t> f = partial_frame(v6, proto, payload);
         ASSERT_FALSE(checksum_verifies(f, v6, proto));
-        ASSERT_TRUE(complete_l4_checksum(f.data(), uint32_t(f.size())));
+        ASSERT_TRUE(complete_checksum_at(f.data(), uint32_t(f.size()), v6 ? 54 : 34, proto == kTcp ? 16 : 6));
         EXPECT_TRUE(checksum_verifies(f, v6, proto)) << "v6 " << v6 << " proto " << int(proto) << " " << payload;
       }
 }
 
 TEST(Offload, ATaggedFrameIsCompletedBehindItsTag) {
   std::vector<uint8_t> f = partial_frame(false, kUdp, 100, true);
-  ASSERT_TRUE(complete_l4_checksum(f.data(), uint32_t(f.size())));
+  ASSERT_TRUE(complete_checksum_at(f.data(), uint32_t(f.size()), 38, 6));
   EXPECT_TRUE(checksum_verifies(f, false, kUdp, true));
 }
 
-TEST(Offload, TrailingPaddingIsNotSummed) {
-  std::vector<uint8_t> f = partial_frame(false, kUdp, 2);  // 44 B: padded to 60 on the way
-  size_t len = f.size();
-  f.resize(60, 0xab);
-  ASSERT_TRUE(complete_l4_checksum(f.data(), 60));
-  f.resize(len);
-  EXPECT_TRUE(checksum_verifies(f, false, kUdp));
+TEST(Offload, AUdpChecksumOfZeroIsSentAsAllOnes) {
+  // Some value of the last payload word makes the sum come out 0: it is written as 0xffff.
+  for (uint32_t word = 0; word <= 0xffff; ++word) {
+    std::vector<uint8_t> f = partial_frame(false, kUdp, 2);
+    store_be16(&f[f.size() - 2], uint16_t(word));
+    store_be16(&f[40], uint16_t(~checksum_finish(pseudo_sum(f, 14, false, kUdp, 10))));
+    ASSERT_TRUE(complete_checksum_at(f.data(), uint32_t(f.size()), 34, 6));
+    EXPECT_NE(load_be16(&f[40]), 0);
+    if (load_be16(&f[40]) == 0xffff && checksum_verifies(f, false, kUdp)) return;
+  }
+  FAIL() << "no payload word gave a zero sum";
 }
 
-TEST(Offload, FramesItCannotParseAreLeftAlone) {
-  std::vector<uint8_t> arp(60, 0x5a);
-  store_be16(&arp[12], 0x0806);
-  std::vector<uint8_t> before = arp;
-  EXPECT_FALSE(complete_l4_checksum(arp.data(), 60));
-  EXPECT_EQ(arp, before);
-  std::vector<uint8_t> cut = partial_frame(false, kTcp, 100);
-  before = cut;
-  EXPECT_FALSE(complete_l4_checksum(cut.data(), uint32_t(cut.size() - 1)));  // shorter than IP says
-  EXPECT_EQ(cut, before);
-  std::vector<uint8_t> icmp = partial_frame(false, kUdp, 10);
-  icmp[14 + 9] = 1;
-  before = icmp;
-  EXPECT_FALSE(complete_l4_checksum(icmp.data(), uint32_t(icmp.size())));
-  EXPECT_EQ(icmp, before);
+TEST(Offload, AFieldOutsideTheFrameOrNotTcpOrUdpIsLeftAlone) {
+  std::vector<uint8_t> f = partial_frame(false, kTcp, 100);
+  std::vector<uint8_t> before = f;
+  uint32_t len = uint32_t(f.size());
+  EXPECT_FALSE(complete_checksum_at(f.data(), len, len, 16));
+  EXPECT_FALSE(complete_checksum_at(f.data(), len, len - 17, 16));
+  EXPECT_FALSE(complete_checksum_at(f.data(), len, 34, 0xffff));
+  EXPECT_FALSE(complete_checksum_at(f.data(), len, 0xffff, 16));
+  EXPECT_FALSE(complete_checksum_at(f.data(), len, 34, 8));  // SCTP's CRC32c is not ours to compute
+  EXPECT_EQ(f, before);
+  EXPECT_TRUE(complete_checksum_at(f.data(), len, len - 18, 16));  // the field's last bytes are the frame's
 }
 
 }  // namespace
