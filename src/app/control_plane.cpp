@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ctl/kernel_taps.h"
 #include "ctl/netlink_sync.h"
 #include "ctl/slow_path.h"
 #include "util/error.h"
@@ -19,11 +20,17 @@ class RouterHost final : public path::HostHandler {
     const uint32_t element = *access.chain.router_element();
     nf::Router& router = *access.chain.router(element);
     const nf::NfChainView& view = access.chain.view();
-    std::vector<ctl::Mac> macs;
-    for (const nic::PortOptions& port : access.ports) macs.push_back(port.mac);
     slow_path_ = std::make_unique<ctl::SlowPath>(router, view.elements[element].l3fwd,
                                                  view.readers ? view.readers + nf::kSlowPathReader : nullptr,
-                                                 std::move(macs), access.transmit);
+                                                 macs_of(access), access.transmit);
+    if (config.local_delivery_tap) {  // before the sync, which then finds the port interfaces the TAPs are
+      std::vector<std::string> names;
+      for (const nic::PortOptions& port : access.ports) names.push_back(port.name);
+      taps_ = std::make_unique<ctl::KernelTaps>(*config.netlink_netns, names, macs_of(access));
+      slow_path_->deliver_locally([this](uint16_t port, const std::vector<uint8_t>& frame) {
+        return taps_->deliver(port, frame);
+      });
+    }
     if (config.netlink_netns)
       netlink_ = std::make_unique<ctl::NetlinkSync>(router, *config.netlink_netns, ctl::port_numbers(config));
   }
@@ -37,6 +44,7 @@ class RouterHost final : public path::HostHandler {
 
   void handle(std::vector<driver::HostFrame> frames, uint64_t now_ns) override {
     for (auto& f : frames) slow_path_->handle(f.port, std::move(f.bytes), now_ns, f.reason);
+    if (taps_) taps_->drain([&](uint16_t port, std::vector<uint8_t> frame) { slow_path_->from_kernel(port, std::move(frame)); });
     slow_path_->tick(now_ns);
   }
 
@@ -52,7 +60,14 @@ class RouterHost final : public path::HostHandler {
   }
 
  private:
+  static std::vector<ctl::Mac> macs_of(const path::HostAccess& access) {
+    std::vector<ctl::Mac> macs;
+    for (const nic::PortOptions& port : access.ports) macs.push_back(port.mac);
+    return macs;
+  }
+
   std::unique_ptr<ctl::SlowPath> slow_path_;
+  std::unique_ptr<ctl::KernelTaps> taps_;
   std::unique_ptr<ctl::NetlinkSync> netlink_;
 };
 

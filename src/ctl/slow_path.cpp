@@ -100,8 +100,22 @@ nf::L3FwdView::Counter SlowPath::classify(const nf::L3FwdView& view, uint16_t po
   return nf::L3FwdView::kDropBadHeader;
 }
 
-void SlowPath::send(uint16_t port, const std::vector<uint8_t>& frame) {
-  if (port >= port_macs_.size() || !transmit_(port, frame)) ++counters_[kTxFailed];
+bool SlowPath::send(uint16_t port, const std::vector<uint8_t>& frame) {
+  if (port < port_macs_.size() && transmit_(port, frame)) return true;
+  ++counters_[kTxFailed];
+  return false;
+}
+
+bool SlowPath::to_kernel(uint16_t port, const std::vector<uint8_t>& frame) {
+  if (!to_kernel_) return false;
+  ++counters_[to_kernel_(port, frame) ? kToKernel : kTapWriteFailed];
+  return true;
+}
+
+void SlowPath::from_kernel(uint16_t port, std::vector<uint8_t> frame) {
+  if (frame.size() < 14) return void(++counters_[kMalformed]);
+  if (frame.size() < 60) frame.resize(60, 0);  // the kernel's ARP is 42 bytes: padded as a NIC would
+  if (send(port, frame)) ++counters_[kFromKernel];
 }
 
 bool SlowPath::our_address(uint16_t port, const nf::IpAddress& address) const {
@@ -141,6 +155,8 @@ void SlowPath::handle_arp(uint16_t port, const std::vector<uint8_t>& frame) {
     if (op == 1) {
       send(port, arp_frame(2, sender_mac, port_macs_[port], target, sender_mac, sender));
       ++counters_[kArpReplies];
+    } else if (op == 2) {
+      to_kernel(port, frame);  // perhaps the answer to the kernel's own request
     }
     return;
   }
@@ -169,7 +185,7 @@ void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
       reply[0] = 0;  // echo reply; identifier, sequence and data stay
       send(port, icmpv4_frame(mac_at(&frame[6]), port_macs_[port], dst, src, std::move(reply)));
       ++counters_[kEchoReplies];
-    } else {
+    } else if (!to_kernel(port, frame)) {
       ++counters_[kUnhandled];
     }
     return;
@@ -190,6 +206,7 @@ void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
   if (ip[6] == kIpProtoIcmpv6 && load_be16(ip + 4) >= 8 && handle_icmpv6_local(port, frame)) return;
   const nf::IpAddress dst = address_at(ip + 24, 6);
   const bool link_local = dst.bytes[0] == 0xfe && (dst.bytes[1] & 0xc0) == 0x80;
+  if (our_address(port, dst) && to_kernel(port, frame)) return;
   if (our_address(port, dst) || dst.bytes[0] == 0xff || link_local) {
     ++counters_[kUnhandled];
     return;
@@ -231,6 +248,7 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
     }
     const nf::IpAddress target = address_at(icmp + 8, 6);
     if (type == 136) {
+      if (our_address(port, dst)) to_kernel(port, frame);  // perhaps the answer to the kernel's own solicitation
       // RFC 4861 7.2.5: without the override flag an advertisement answers a resolution under way
       // but does not change an address already known (it could only keep the same one).
       const bool override = (icmp[4] & 0x20) != 0;

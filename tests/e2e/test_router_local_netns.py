@@ -1,0 +1,174 @@
+"""Local delivery through the kernel ([router] local_delivery = "tap"): gnf routes between two hosts
+in network namespaces, as in test_router_netns.py, and what comes for its own addresses and is not
+the slow path's to answer goes to the kernel of its [netlink] namespace through a TAP per port, so
+ordinary services there answer; what the kernel sends leaves by the port.
+
+    ns A: a0 10.0.0.2/24 ── ga ┐                                         ┌ gb ── b0 10.0.1.2/24 :ns B
+          2001:db8::2/64       └ ns wire: gnf port west ⇄ l3fwd ⇄ port east ┘     2001:db8:1::2/64
+    ns ctl: TAPs west 10.0.0.1/24 2001:db8::1/64, east 10.0.1.1/24 2001:db8:1::1/64, made beforehand
+            (`ip tuntap add`, as an operator would: they keep their addresses), gnf's [netlink]
+            namespace; an SSH-like TCP service and a UDP one listen there on gnf's addresses.
+
+A client in A reaches the services on the port it faces and, through gnf, on the other one; the
+kernel's own ARP and ND go out through the TAPs and their answers come back to it. Configured from
+configs/l3fwd-veth.toml as shipped, with a [router] table added. Needs root and /dev/net/tun; skips,
+saying why, without them.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from checks import assert_balanced, nonzero
+from conftest import REPO
+from netns import Running, ip, namespaces, run_in, tx_checksum, veth
+
+SERVICE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "local_service.py")
+A = {4: "10.0.0.2", 6: "2001:db8::2"}
+B = {4: "10.0.1.2", 6: "2001:db8:1::2"}
+WEST = {4: "10.0.0.1", 6: "2001:db8::1"}
+EAST = {4: "10.0.1.1", 6: "2001:db8:1::1"}
+DATA_PATH = os.environ.get("GNF_TEST_PATH") or "cpu"
+SSH_PORT = 2222
+
+
+class Router:
+    def __init__(self, names, gnf):
+        self.a, self.b, self.wire, self.ctl = names
+        self.gnf = gnf
+
+
+def host(ns, dev, addresses, gateways):
+    for address in addresses:
+        ip("-n", ns, "addr", "add", address, "dev", dev, *(["nodad"] if ":" in address else []))
+    for gateway in gateways:
+        ip("-n", ns, "-6" if ":" in gateway else "-4", "route", "add", "default", "via", gateway)
+    tx_checksum(ns, dev, on=False)  # frames a cable carries: checksums done
+
+
+def need_tun():
+    if not os.path.exists("/dev/net/tun"):
+        pytest.skip("no /dev/net/tun (the kernel's tun module) to make TAP devices with")
+
+
+def local_config(directory, wire, ctl):
+    """configs/l3fwd-veth.toml with this run's namespaces and path, and local delivery on."""
+    text = open(os.path.join(REPO, "configs", "l3fwd-veth.toml")).read()
+    assert text.count('netns = "gnf-wire"') == 2 and text.count('netns = "gnf-ctl"') == 1, \
+        "configs/l3fwd-veth.toml no longer links its ports in gnf-wire and syncs from gnf-ctl"
+    assert text.count('path = "cpu"') == 1, "configs/l3fwd-veth.toml no longer says path = \"cpu\""
+    text = text.replace('path = "cpu"', 'path = "%s"' % DATA_PATH)
+    text = text.replace('"gnf-wire"', '"%s"' % wire).replace('"gnf-ctl"', '"%s"' % ctl)
+    config = directory / "l3fwd-local.toml"
+    config.write_text(text + '\n[router]\nlocal_delivery = "tap"\n')
+    return config
+
+
+@pytest.fixture(scope="module")
+def router(request, gnf_binary, tmp_path_factory):
+    need_tun()
+    names = namespaces(request, "local", "a", "b", "wire", "ctl")
+    a, b, wire, ctl = names
+    veth(wire, "ga", "a0", a)
+    veth(wire, "gb", "b0", b)
+    host(a, "a0", ["10.0.0.2/24", "2001:db8::2/64"], [WEST[4], WEST[6]])
+    host(b, "b0", ["10.0.1.2/24", "2001:db8:1::2/64"], [EAST[4], EAST[6]])
+    ip("-n", ctl, "link", "set", "lo", "up")
+    for port, addresses in (("west", WEST), ("east", EAST)):
+        ip("-n", ctl, "tuntap", "add", "dev", port, "mode", "tap")
+        ip("-n", ctl, "link", "set", port, "up")
+        ip("-n", ctl, "addr", "add", addresses[4] + "/24", "dev", port)
+        ip("-n", ctl, "addr", "add", addresses[6] + "/64", "dev", port, "nodad")
+    gnf = Running(gnf_binary, local_config(tmp_path_factory.mktemp("local"), wire, ctl), tmp_path_factory.mktemp("run"))
+    request.addfinalizer(gnf.kill)  # before the namespaces go: finalizers run last first
+    gnf.wait_until_running()
+    # A TAP has its carrier while gnf holds it: only then do its IPv6 addresses stop being tentative.
+    end = time.monotonic() + 10
+    while ip("-n", ctl, "-6", "addr", "show", "tentative").stdout.strip() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not ip("-n", ctl, "-6", "addr", "show", "tentative").stdout.strip(), ip("-n", ctl, "addr").stdout
+    return Router(names, gnf)
+
+
+def serve(ns, kind, address, count):
+    """local_service.py KIND-server in `ns` on `address`, listening when this returns."""
+    server = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, SERVICE, kind + "-server", address,
+                               str(SSH_PORT), str(count)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert json.loads(server.stdout.readline() or "{}") == {"listening": SSH_PORT}, server.communicate()[1]
+    return server
+
+
+def client(ns, kind, address, text):
+    proc = run_in(ns, sys.executable, SERVICE, kind + "-client", address, SSH_PORT, text, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("address", [WEST[4], EAST[4], WEST[6], EAST[6]])
+def test_an_ssh_like_tcp_service_on_gnfs_address_answers_through_the_kernel(router, address):
+    server = serve(router.ctl, "tcp", address, 1)
+    try:
+        answer = client(router.a, "tcp", address, "hello from a")
+        assert json.loads(server.communicate(timeout=15)[0].splitlines()[-1]) == {"served": 1}
+    finally:
+        server.kill()
+        server.wait()
+    assert answer == {"banner": "SSH-2.0-gnf-local-delivery-test\r\n", "reply": "HELLO FROM A\n"}, answer
+
+
+@pytest.mark.parametrize("family", [4, 6], ids=["ipv4", "ipv6"])
+def test_a_udp_service_on_gnfs_address_answers_through_the_kernel(router, family):
+    server = serve(router.ctl, "udp", EAST[family], 1)
+    try:
+        answer = client(router.b, "udp", EAST[family], "ping from b")
+    finally:
+        server.kill()
+        server.wait()
+    assert answer == {"reply": "PING FROM B"}, answer
+
+
+def test_a_tcp_port_nothing_listens_on_is_refused_by_the_kernel(router):
+    """The kernel's RST comes back through gnf: the client is told at once, not left to time out."""
+    proc = run_in(router.a, sys.executable, "-c", "import socket\ntry:\n socket.create_connection(('%s', %d), "
+                  "timeout=5)\nexcept ConnectionRefusedError:\n print('refused')" % (WEST[4], SSH_PORT + 1))
+    assert proc.stdout.strip() == "refused", proc.stdout + proc.stderr
+
+
+def test_hosts_still_route_through_gnf_and_ping_it(router):
+    for family in (4, 6):
+        assert "1 received" in run_in(router.a, "ping", "-n", "-c", "1", "-W", "2", B[family]).stdout
+        assert "1 received" in run_in(router.a, "ping", "-n", "-c", "1", "-W", "2", WEST[family]).stdout
+
+
+def test_gnf_stops_cleanly_and_counts_both_directions(router):
+    # Something to count, whichever tests ran before: a TCP exchange (a handshake, a line each way and
+    # the close: at least 4 segments each way) and pings, which the slow path answers itself.
+    test_an_ssh_like_tcp_service_on_gnfs_address_answers_through_the_kernel(router, WEST[4])
+    for family in (4, 6):
+        assert "1 received" in run_in(router.a, "ping", "-n", "-c", "1", "-W", "2", WEST[family]).stdout
+    summary = router.gnf.stop()
+    slow_path = summary["slow_path"]
+    print("slow path %s\nnetlink %s" % (nonzero(slow_path), nonzero(summary["netlink"])))
+    assert_balanced(summary)
+    assert slow_path["to_kernel"] >= 4 and slow_path["from_kernel"] >= 4, slow_path
+    assert slow_path["tap_write_failed"] == 0 and slow_path["tx_failed"] == 0, slow_path
+    assert slow_path["echo_replies"] >= 2, slow_path  # echo requests stay the slow path's own
+    # The TAPs were the operator's (persistent): they and their addresses outlive gnf.
+    for port, addresses in (("west", WEST), ("east", EAST)):
+        assert addresses[4] + "/24" in ip("-n", router.ctl, "addr", "show", "dev", port).stdout
+
+
+def test_local_delivery_refuses_a_port_interface_that_is_not_a_tap(request, gnf_binary, tmp_path):
+    need_tun()
+    wire, ctl = namespaces(request, "notap", "wire", "ctl")
+    veth(wire, "ga", "a0")
+    veth(wire, "gb", "b0")
+    veth(ctl, "west", "west-p")  # the port interfaces of test_router_netns.py: veths, not TAPs
+    proc = subprocess.run([gnf_binary, "run", "--config", str(local_config(tmp_path, wire, ctl))], capture_output=True,
+                          text=True, timeout=30)
+    assert proc.returncode != 0
+    assert "TAP 'west' in network namespace '%s': an interface 'west' exists and is not a TAP" % ctl in proc.stderr, \
+        proc.stderr
