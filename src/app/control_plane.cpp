@@ -41,10 +41,11 @@ class RouterHost final : public path::HostHandler {
   void stop() override {
     if (netlink_) netlink_->stop();
   }
+  void stop_sources() override { from_kernel_ = false; }  // what the kernel sends now stays in its TAPs
 
   void handle(std::vector<driver::HostFrame> frames, uint64_t now_ns) override {
     for (auto& f : frames) slow_path_->handle(f.port, std::move(f.bytes), now_ns, f.reason);
-    if (taps_) taps_->drain([&](uint16_t port, std::vector<uint8_t> frame) { slow_path_->from_kernel(port, std::move(frame)); });
+    if (taps_ && from_kernel_) taps_->drain([&](uint16_t port, std::vector<uint8_t> frame) { slow_path_->from_kernel(port, std::move(frame)); });
     slow_path_->tick(now_ns);
   }
 
@@ -68,6 +69,7 @@ class RouterHost final : public path::HostHandler {
 
   std::unique_ptr<ctl::SlowPath> slow_path_;
   std::unique_ptr<ctl::KernelTaps> taps_;
+  bool from_kernel_ = true;  // the exception thread's, under the path's lock
   std::unique_ptr<ctl::NetlinkSync> netlink_;
 };
 

@@ -172,3 +172,32 @@ def test_local_delivery_refuses_a_port_interface_that_is_not_a_tap(request, gnf_
     assert proc.returncode != 0
     assert "TAP 'west' in network namespace '%s': an interface 'west' exists and is not a TAP" % ctl in proc.stderr, \
         proc.stderr
+
+
+def test_gnf_makes_the_taps_it_does_not_find_and_they_go_with_it(request, gnf_binary, tmp_path):
+    """No TAPs beforehand: gnf makes them, with its ports' MACs, up; addresses given to them while it
+    runs reach its tables through netlink and its services through the kernel; gnf takes them along
+    when it ends."""
+    need_tun()
+    a, b, wire, ctl = namespaces(request, "mktap", "a", "b", "wire", "ctl")
+    veth(wire, "ga", "a0", a)
+    veth(wire, "gb", "b0", b)
+    host(a, "a0", ["10.0.0.2/24"], [WEST[4]])
+    gnf = Running(gnf_binary, local_config(tmp_path, wire, ctl), tmp_path)
+    request.addfinalizer(gnf.kill)
+    gnf.wait_until_running()
+    details = ip("-n", ctl, "-d", "link", "show", "west").stdout
+    assert "tun type tap" in details and "UP" in details.split(">")[0], details
+    ip("-n", ctl, "addr", "add", WEST[4] + "/24", "dev", "west")
+    server = serve(ctl, "tcp", WEST[4], 1)
+    try:
+        answer = client(a, "tcp", WEST[4], "made by gnf")
+    finally:
+        server.kill()
+        server.wait()
+    assert answer["reply"] == "MADE BY GNF\n", answer
+    tap_mac = details.split("link/ether ")[1].split()[0]
+    assert "lladdr %s" % tap_mac in ip("-n", a, "neigh", "show", WEST[4]).stdout  # the port's MAC, from ARP
+    summary = gnf.stop()
+    assert summary["slow_path"]["to_kernel"] > 0 and summary["slow_path"]["from_kernel"] > 0, summary["slow_path"]
+    assert ip("-n", ctl, "link", "show", "west", check=False).returncode != 0, "gnf's TAP outlived it"
