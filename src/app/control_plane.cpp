@@ -9,6 +9,7 @@
 #include "ctl/netlink_sync.h"
 #include "ctl/slow_path.h"
 #include "util/error.h"
+#include "util/net_headers.h"
 
 namespace gnf::app {
 
@@ -24,9 +25,10 @@ class RouterHost final : public path::HostHandler {
                                                  view.readers ? view.readers + nf::kSlowPathReader : nullptr,
                                                  macs_of(access), access.transmit);
     if (config.local_delivery_tap) {  // before the sync, which then finds the port interfaces the TAPs are
-      std::vector<std::string> names;
-      for (const nic::PortOptions& port : access.ports) names.push_back(port.name);
-      taps_ = std::make_unique<ctl::KernelTaps>(*config.netlink_netns, names, macs_of(access));
+      std::vector<ctl::KernelTaps::Port> ports;
+      for (const nic::PortOptions& port : access.ports)
+        ports.push_back({port.name, port.mac, port.max_frame_bytes - net::kEthHeaderBytes});
+      taps_ = std::make_unique<ctl::KernelTaps>(*config.netlink_netns, ports);
       slow_path_->deliver_locally([this](uint16_t port, const std::vector<uint8_t>& frame) {
         return taps_->deliver(port, frame);
       });

@@ -2,11 +2,17 @@
 
 #include <poll.h>
 
+#include <algorithm>
+
 namespace gnf::ctl {
 
-KernelTaps::KernelTaps(const std::string& netns, const std::vector<std::string>& names, const std::vector<Mac>& macs)
-    : buf_(kMaxFrame) {
-  for (size_t p = 0; p < names.size(); ++p) taps_.push_back(std::make_unique<wire::Tap>(names[p], netns, macs[p]));
+KernelTaps::KernelTaps(const std::string& netns, const std::vector<Port>& ports) : buf_(kMaxFrame) {
+  for (const Port& port : ports) {
+    wire::TapSettings settings{port.mac, port.mtu, {}};
+    // The kernel then owns the link-local address the slow path answers neighbour discovery for.
+    std::copy_n(link_local_address(port.mac).bytes, 16, settings.ipv6_link_local.begin());
+    taps_.push_back(std::make_unique<wire::Tap>(port.name, netns, settings));
+  }
 }
 
 bool KernelTaps::deliver(uint16_t port, const std::vector<uint8_t>& frame) {

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,14 @@ namespace gnf::ctl {
 
 class KernelTaps {
  public:
-  // A TAP for each port (`names[p]`, `macs[p]`) in namespace `netns`; throws UserError (wire/tap.h).
-  KernelTaps(const std::string& netns, const std::vector<std::string>& names, const std::vector<Mac>& macs);
+  struct Port {
+    std::string name;
+    Mac mac;
+    uint32_t mtu;  // the IP MTU: the port's largest frame less the Ethernet header, as l3fwd's
+  };
+  // A TAP for each port in namespace `netns`, with the port's name, MAC and MTU and the link-local
+  // address the router answers for on it (ctl/frames.h); throws UserError (wire/tap.h).
+  KernelTaps(const std::string& netns, const std::vector<Port>& ports);
 
   // The kernel receives `frame` as come in on `port`'s interface; false if it did not take it.
   bool deliver(uint16_t port, const std::vector<uint8_t>& frame);

@@ -38,6 +38,7 @@ std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
 }
 
 bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
+bool is_link_local_ipv6(const nf::IpAddress& a) { return a.bytes[0] == 0xfe && (a.bytes[1] & 0xc0) == 0x80; }
 
 // RFC 8200 4.2-4.3, RFC 4443 3.4: the parameter problem a Hop-by-Hop header (the first after the
 // IPv6 header: l3fwd drops it anywhere else) calls for, if any: code 0 at a header that runs past
@@ -205,8 +206,10 @@ void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
   }
   if (ip[6] == kIpProtoIcmpv6 && load_be16(ip + 4) >= 8 && handle_icmpv6_local(port, frame)) return;
   const nf::IpAddress dst = address_at(ip + 24, 6);
-  const bool link_local = dst.bytes[0] == 0xfe && (dst.bytes[1] & 0xc0) == 0x80;
-  if (our_address(port, dst) && to_kernel(port, frame)) return;
+  const bool link_local = is_link_local_ipv6(dst);
+  // Link-local unicast to the port's MAC is for the router whatever the address: the kernel may have
+  // one of its own beside the router's (wire/tap.h), and drops what is not its own.
+  if ((our_address(port, dst) || link_local) && to_kernel(port, frame)) return;
   if (our_address(port, dst) || dst.bytes[0] == 0xff || link_local) {
     ++counters_[kUnhandled];
     return;
@@ -248,7 +251,8 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
     }
     const nf::IpAddress target = address_at(icmp + 8, 6);
     if (type == 136) {
-      if (our_address(port, dst)) to_kernel(port, frame);  // perhaps the answer to the kernel's own solicitation
+      // Perhaps the answer to the kernel's own solicitation, sent to its link-local address.
+      if (our_address(port, dst) || is_link_local_ipv6(dst)) to_kernel(port, frame);
       // RFC 4861 7.2.5: without the override flag an advertisement answers a resolution under way
       // but does not change an address already known (it could only keep the same one).
       const bool override = (icmp[4] & 0x20) != 0;

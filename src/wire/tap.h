@@ -18,13 +18,23 @@
 
 namespace gnf::wire {
 
+// What the interface gets, whether gnf made it or found it.
+struct TapSettings {
+  std::array<uint8_t, 6> mac{};
+  uint32_t mtu = 0;  // the IP MTU; 0 leaves the interface's
+  // An IPv6 link-local address it gets unless it has it (all zero: none). The kernel makes one from
+  // the MAC only when the link comes up, and not again when the MAC changes: a TAP made and up
+  // before it was given `mac` has another.
+  std::array<uint8_t, 16> ipv6_link_local{};
+};
+
 class Tap {
  public:
   // Opens /dev/net/tun in namespace `netns` ("" = gnf's own) and attaches to the TAP `name`, making
-  // it when there is none; gives it `mac` and sets it up. Non-blocking. Throws UserError naming the
-  // interface and namespace: no /dev/net/tun, `name` an interface of another kind, a TAP another
+  // it when there is none; applies `settings` and sets it up. Non-blocking. Throws UserError naming
+  // the interface and namespace: no /dev/net/tun, `name` an interface of another kind, a TAP another
   // process holds, or no right to (CAP_NET_ADMIN).
-  Tap(const std::string& name, const std::string& netns, const std::array<uint8_t, 6>& mac);
+  Tap(const std::string& name, const std::string& netns, const TapSettings& settings);
   ~Tap();
   Tap(const Tap&) = delete;
   Tap& operator=(const Tap&) = delete;

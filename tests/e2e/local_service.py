@@ -8,7 +8,7 @@ a network namespace (`ip netns exec NS python3 local_service.py COMMAND ...`); i
   udp-server ADDRESS PORT COUNT    answers COUNT datagrams, each uppercased, to their senders
   udp-client ADDRESS PORT TEXT     sends TEXT (again each 0.2 s until answered, 5 s at most): {"reply"}
 
-Addresses of either family; the servers bind with IP_FREEBIND, so they may start before the address
+Addresses of either family, link-local ones with their interface (fe80::1%west); the servers bind with IP_FREEBIND, so they may start before the address
 is usable (an IPv6 one still tentative).
 """
 import json
@@ -29,7 +29,7 @@ def server_socket(address, port, kind):
     sock = socket.socket(family_of(address), kind)
     sock.setsockopt(socket.SOL_IP, IP_FREEBIND, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((address, port))
+    sock.bind(socket.getaddrinfo(address, port, family_of(address), kind)[0][4])  # "fe80::1%west": its scope
     sock.settimeout(TIMEOUT_S)
     return sock
 

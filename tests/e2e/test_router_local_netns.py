@@ -14,6 +14,7 @@ kernel's own ARP and ND go out through the TAPs and their answers come back to i
 configs/l3fwd-veth.toml as shipped, with a [router] table added. Needs root and /dev/net/tun; skips,
 saying why, without them.
 """
+import ipaddress
 import json
 import os
 import subprocess
@@ -33,6 +34,18 @@ WEST = {4: "10.0.0.1", 6: "2001:db8::1"}
 EAST = {4: "10.0.1.1", 6: "2001:db8:1::1"}
 DATA_PATH = os.environ.get("GNF_TEST_PATH") or "cpu"
 SSH_PORT = 2222
+# Attaches to the TAPs named in argv (TUNSETIFF, IFF_TAP | IFF_NO_PI), so that they have a carrier
+# until the kernel has given them link-local addresses, then lets go.
+HOLD_TAPS = """
+import fcntl, os, struct, subprocess, sys, time
+fds = [os.open("/dev/net/tun", os.O_RDWR) for _ in sys.argv[1:]]
+for fd, name in zip(fds, sys.argv[1:]):
+    fcntl.ioctl(fd, 0x400454ca, struct.pack("16sH", name.encode(), 0x0002 | 0x1000))
+end = time.monotonic() + 5
+while time.monotonic() < end and any("scope link" not in subprocess.run(["ip", "-6", "addr", "show", "dev", n],
+        capture_output=True, text=True).stdout for n in sys.argv[1:]):
+    time.sleep(0.05)
+"""
 
 
 class Router:
@@ -82,6 +95,12 @@ def router(request, gnf_binary, tmp_path_factory):
         ip("-n", ctl, "link", "set", port, "up")
         ip("-n", ctl, "addr", "add", addresses[4] + "/24", "dev", port)
         ip("-n", ctl, "addr", "add", addresses[6] + "/64", "dev", port, "nodad")
+    # Held a moment before gnf, as by a daemon of the operator's: the kernel has made each a
+    # link-local address from the MAC it had then, and does not make another for gnf's.
+    held = run_in(ctl, sys.executable, "-c", HOLD_TAPS, "west", "east")
+    assert held.returncode == 0, held.stderr
+    for port in ("west", "east"):
+        assert "scope link" in ip("-n", ctl, "-6", "addr", "show", "dev", port).stdout
     gnf = Running(gnf_binary, local_config(tmp_path_factory.mktemp("local"), wire, ctl), tmp_path_factory.mktemp("run"))
     request.addfinalizer(gnf.kill)  # before the namespaces go: finalizers run last first
     gnf.wait_until_running()
@@ -117,6 +136,29 @@ def test_an_ssh_like_tcp_service_on_gnfs_address_answers_through_the_kernel(rout
         server.kill()
         server.wait()
     assert answer == {"banner": "SSH-2.0-gnf-local-delivery-test\r\n", "reply": "HELLO FROM A\n"}, answer
+
+
+def link_local(mac):
+    """The EUI-64 link-local address of `mac` (RFC 4291 2.5.1), as the router answers for."""
+    b = [int(x, 16) for x in mac.split(":")]
+    words = [0xfe80, 0, 0, 0, (b[0] ^ 2) << 8 | b[1], b[2] << 8 | 0xff, 0xfe << 8 | b[3], b[4] << 8 | b[5]]
+    return str(ipaddress.IPv6Address(":".join("%x" % w for w in words)))
+
+
+def test_the_service_answers_on_the_routers_link_local_address(router):
+    """Each TAP has the link-local address the slow path answers neighbour discovery for: gnf gives
+    it, where the kernel did not make it from the MAC (a TAP up with another MAC before gnf)."""
+    mac = ip("-n", router.ctl, "link", "show", "west").stdout.split("link/ether ")[1].split()[0]
+    address = link_local(mac)
+    addresses = ip("-n", router.ctl, "-6", "addr", "show", "dev", "west", "scope", "link").stdout
+    assert address in addresses and addresses.count("inet6 fe80::") == 2, addresses  # the kernel's, gnf's
+    server = serve(router.ctl, "tcp", address + "%west", 1)
+    try:
+        answer = client(router.a, "tcp", address + "%a0", "over link-local")
+    finally:
+        server.kill()
+        server.wait()
+    assert answer["reply"] == "OVER LINK-LOCAL\n", answer
 
 
 @pytest.mark.parametrize("family", [4, 6], ids=["ipv4", "ipv6"])
