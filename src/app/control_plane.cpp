@@ -47,7 +47,8 @@ class RouterHost final : public path::HostHandler {
 
   void handle(std::vector<driver::HostFrame> frames, uint64_t now_ns) override {
     for (auto& f : frames) slow_path_->handle(f.port, std::move(f.bytes), now_ns, f.reason);
-    if (taps_ && from_kernel_) taps_->drain([&](uint16_t port, std::vector<uint8_t> frame) { slow_path_->from_kernel(port, std::move(frame)); });
+    if (taps_ && from_kernel_)
+      taps_->drain([&](uint16_t port, std::vector<uint8_t> frame) { slow_path_->from_kernel(port, std::move(frame)); });
     slow_path_->tick(now_ns);
   }
 

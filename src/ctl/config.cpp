@@ -212,7 +212,8 @@ void validate(const Config& c) {
     throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", where(c, "netlink")));
   if (c.local_delivery_tap && !c.netlink_netns)
     throw UserError(fmt::format("{}: \"tap\" hands the router's own traffic to the kernel of the [netlink] namespace, "
-                                "and there is no [netlink] (add it, with netns = \"NAME\")", where(c, "router.local_delivery")));
+                                "and there is no [netlink] (add it, with netns = \"NAME\")",
+                                where(c, "router.local_delivery")));
   // Memory, before anything is allocated: every plane has a pool per port; each port its buffers.
   // A pool's size is named by the key given, pool_slots unless only slot_size was.
   const char* pool_key = c.origins.has("driver.pool_slots") ? "driver.pool_slots" : "driver.slot_size";

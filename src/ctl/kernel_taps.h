@@ -3,7 +3,7 @@
 // named as the port's interface there and with the port's MAC, so that the kernel holds the
 // router's addresses and routes on the very interfaces it sends through. The slow path writes what
 // comes for the router's addresses and is not its own to answer (TCP, UDP, ICMP other than echo
-// requests, the answers to the kernel's ARP and ND) into the port's TAP; what the kernel sends out
+// requests, the answers to the kernel's ARP and ND; ctl/slow_path.h) into the port's TAP; what the kernel sends out
 // of a TAP leaves by its port. Daemons (sshd, a BGP or BFD speaker) then run in that namespace as
 // on any Linux router.
 #pragma once

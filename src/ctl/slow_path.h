@@ -26,7 +26,8 @@
 //     second, three times); once the answer is learnt the held packets are forwarded, and if none
 //     comes they are dropped and the senders get ICMP host unreachable.
 // Everything else sent to the router's own addresses (TCP, UDP, ICMP other than echo requests,
-// ICMPv6 other than echo requests and ND) goes to the kernel when local delivery is on
+// ICMPv6 other than echo requests and ND; IPv6 to any link-local unicast address, which the kernel may
+// have besides the router's) goes to the kernel when local delivery is on
 // (deliver_locally(); ctl/kernel_taps.h), as do copies of the ARP replies and neighbour
 // advertisements sent to the router (the answers to the kernel's own resolutions: the slow path
 // answers requests and solicitations itself, so the kernel sees no other); what the kernel sends

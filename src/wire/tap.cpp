@@ -60,7 +60,8 @@ int attach(const std::string& name, const TapSettings& settings, std::string& pr
   // The descriptor's namespace is the one it was opened in: the device is made (or found) there.
   const int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    problem = fmt::format("cannot open /dev/net/tun: {} (the kernel's tun module: `modprobe tun`)", std::strerror(errno));
+    problem = fmt::format("cannot open /dev/net/tun: {} (the kernel's tun module: `modprobe tun`)",
+                          std::strerror(errno));
     return -1;
   }
   int sock = -1;
@@ -84,8 +85,10 @@ int attach(const std::string& name, const TapSettings& settings, std::string& pr
   ifr.ifr_mtu = int(settings.mtu);
   if (settings.mtu && ioctl(sock, SIOCSIFMTU, &ifr) != 0)
     return failed(fmt::format("cannot set its MTU to {}: {}", settings.mtu, std::strerror(errno)));
-  if (ioctl(sock, SIOCGIFFLAGS, &ifr) != 0 || ((ifr.ifr_flags |= IFF_UP), ioctl(sock, SIOCSIFFLAGS, &ifr) != 0))
-    return failed(fmt::format("cannot set it up: {}", std::strerror(errno)));
+  if (ioctl(sock, SIOCGIFFLAGS, &ifr) != 0)
+    return failed(fmt::format("cannot read its flags: {}", std::strerror(errno)));
+  ifr.ifr_flags |= IFF_UP;
+  if (ioctl(sock, SIOCSIFFLAGS, &ifr) != 0) return failed(fmt::format("cannot set it up: {}", std::strerror(errno)));
   close(sock);
   sock = -1;
   constexpr std::array<uint8_t, 16> kNone{};
