@@ -9,10 +9,12 @@ ordinary services there answer; what the kernel sends leaves by the port.
             (`ip tuntap add`, as an operator would: they keep their addresses), gnf's [netlink]
             namespace; an SSH-like TCP service and a UDP one listen there on gnf's addresses.
 
-A client in A reaches the services on the port it faces and, through gnf, on the other one; the
-kernel's own ARP and ND go out through the TAPs and their answers come back to it. Configured from
-configs/l3fwd-veth.toml as shipped, with a [router] table added. Needs root and /dev/net/tun; skips,
-saying why, without them.
+A client in A reaches the services on the port it faces and, through gnf, on the other one, and on
+the router's IPv6 link-local address; a closed port answers with the kernel's RST; the kernel's own
+ARP and ND go out through the TAPs and their answers come back to it; the summary balances and
+counts both directions. Beside the module's gnf: TAPs gnf makes itself (and takes along when it
+ends), and a port interface that is not a TAP refused. Configured from configs/l3fwd-veth.toml as
+shipped, with a [router] table added. Needs root and /dev/net/tun; skips, saying why, without them.
 """
 import ipaddress
 import json
