@@ -148,6 +148,9 @@ Config parse_config(std::string_view text, const std::string& file_name) {
   parse_table(t, "nic", [&](TomlTable& nic) { read_nic(nic, c); });
   parse_table(t, "threads", [&](TomlTable& threads) { read_threads(threads, c); });
   parse_table(t, "netlink", [&](TomlTable& netlink) { c.netlink_netns = netlink.get_string("netns", ""); });
+  parse_table(t, "router", [&](TomlTable& router) {
+    c.local_delivery_tap = router.get_choice("local_delivery", "none", {"none", "tap"}) == "tap";
+  });
   parse_table(t, "ctl", [&](TomlTable& ctl) { c.ctl_socket = ctl.get_path("socket"); });
   parse_table(t, "metrics", [&](TomlTable& metrics) { c.metrics_listen = metrics.get_string("listen", ""); });
   if (const toml::array* nfs = t.table_array("nf")) {
@@ -207,6 +210,10 @@ void validate(const Config& c) {
   }
   if (c.netlink_netns && std::none_of(c.nfs.begin(), c.nfs.end(), [](const nf::NfSpec& n) { return n.type == "l3fwd"; }))
     throw UserError(fmt::format("{}: [netlink] feeds a router's tables: the chain needs an l3fwd", where(c, "netlink")));
+  if (c.local_delivery_tap && !c.netlink_netns)
+    throw UserError(fmt::format("{}: \"tap\" hands the router's own traffic to the kernel of the [netlink] namespace, "
+                                "and there is no [netlink] (add it, with netns = \"NAME\")",
+                                where(c, "router.local_delivery")));
   // Memory, before anything is allocated: every plane has a pool per port; each port its buffers.
   // A pool's size is named by the key given, pool_slots unless only slot_size was.
   const char* pool_key = c.origins.has("driver.pool_slots") ? "driver.pool_slots" : "driver.slot_size";

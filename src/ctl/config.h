@@ -47,6 +47,10 @@ struct Config : path::PathSpec {
   // [netlink] netns = "NAME": the router (l3fwd) takes addresses, routes and neighbours from that
   // network namespace's interfaces named as the ports ("" = gnf's own); ctl/netlink_sync.h.
   std::optional<std::string> netlink_netns;
+  // [router] local_delivery = "tap": what comes for the router's own addresses and the slow path does
+  // not answer goes to the kernel of the [netlink] namespace through a TAP per port, and what the
+  // kernel sends there leaves by the port (ctl/kernel_taps.h); "none" (the default) drops it.
+  bool local_delivery_tap = false;
   // [ctl] socket = "PATH": the control socket `gnf ctl` talks to (app/ctl_server.h); "" = the
   // default, gnf-PID.sock under $XDG_RUNTIME_DIR or /tmp.
   std::string ctl_socket;

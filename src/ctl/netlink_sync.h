@@ -5,7 +5,8 @@
 // The namespace is gnf's control namespace: one interface per gnf port, with the port's name
 // (dummy interfaces do: `ip link add east type dummy`), carrying the router's addresses and the
 // routes out of it. gnf's data ports are elsewhere (softnic ports on links, generators, pcaps), so
-// the kernel there never sees the traffic and never answers for the router.
+// the kernel there never sees the traffic and never answers for the router, except what local
+// delivery hands it through the port interfaces when they are gnf's TAPs (ctl/kernel_taps.h).
 //
 // What is taken (rtnetlink, RFC 3549, through libmnl):
 //   - addresses (RTM_NEWADDR / DELADDR) on port interfaces, except IPv6 link-local ones (the router

@@ -38,6 +38,7 @@ std::array<uint8_t, 17> key_of(const nf::IpAddress& a) {
 }
 
 bool is_multicast_or_broadcast_ipv4(const uint8_t* a) { return a[0] >= 224; }
+bool is_link_local_ipv6(const nf::IpAddress& a) { return a.bytes[0] == 0xfe && (a.bytes[1] & 0xc0) == 0x80; }
 
 // RFC 8200 4.2-4.3, RFC 4443 3.4: the parameter problem a Hop-by-Hop header (the first after the
 // IPv6 header: l3fwd drops it anywhere else) calls for, if any: code 0 at a header that runs past
@@ -100,8 +101,22 @@ nf::L3FwdView::Counter SlowPath::classify(const nf::L3FwdView& view, uint16_t po
   return nf::L3FwdView::kDropBadHeader;
 }
 
-void SlowPath::send(uint16_t port, const std::vector<uint8_t>& frame) {
-  if (port >= port_macs_.size() || !transmit_(port, frame)) ++counters_[kTxFailed];
+bool SlowPath::send(uint16_t port, const std::vector<uint8_t>& frame) {
+  if (port < port_macs_.size() && transmit_(port, frame)) return true;
+  ++counters_[kTxFailed];
+  return false;
+}
+
+bool SlowPath::to_kernel(uint16_t port, const std::vector<uint8_t>& frame) {
+  if (!to_kernel_) return false;
+  ++counters_[to_kernel_(port, frame) ? kToKernel : kTapWriteFailed];
+  return true;
+}
+
+void SlowPath::from_kernel(uint16_t port, std::vector<uint8_t> frame) {
+  if (frame.size() < 14) return void(++counters_[kMalformed]);
+  if (frame.size() < 60) frame.resize(60, 0);  // the kernel's ARP is 42 bytes: padded as a NIC would
+  if (send(port, frame)) ++counters_[kFromKernel];
 }
 
 bool SlowPath::our_address(uint16_t port, const nf::IpAddress& address) const {
@@ -141,6 +156,8 @@ void SlowPath::handle_arp(uint16_t port, const std::vector<uint8_t>& frame) {
     if (op == 1) {
       send(port, arp_frame(2, sender_mac, port_macs_[port], target, sender_mac, sender));
       ++counters_[kArpReplies];
+    } else if (op == 2) {
+      to_kernel(port, frame);  // perhaps the answer to the kernel's own request
     }
     return;
   }
@@ -169,7 +186,7 @@ void SlowPath::handle_ipv4(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
       reply[0] = 0;  // echo reply; identifier, sequence and data stay
       send(port, icmpv4_frame(mac_at(&frame[6]), port_macs_[port], dst, src, std::move(reply)));
       ++counters_[kEchoReplies];
-    } else {
+    } else if (!to_kernel(port, frame)) {
       ++counters_[kUnhandled];
     }
     return;
@@ -189,7 +206,10 @@ void SlowPath::handle_ipv6(uint16_t port, std::vector<uint8_t>& frame, uint64_t 
   }
   if (ip[6] == kIpProtoIcmpv6 && load_be16(ip + 4) >= 8 && handle_icmpv6_local(port, frame)) return;
   const nf::IpAddress dst = address_at(ip + 24, 6);
-  const bool link_local = dst.bytes[0] == 0xfe && (dst.bytes[1] & 0xc0) == 0x80;
+  const bool link_local = is_link_local_ipv6(dst);
+  // Link-local unicast to the port's MAC is for the router whatever the address: the kernel may have
+  // one of its own beside the router's (wire/tap.h), and drops what is not its own.
+  if ((our_address(port, dst) || link_local) && to_kernel(port, frame)) return;
   if (our_address(port, dst) || dst.bytes[0] == 0xff || link_local) {
     ++counters_[kUnhandled];
     return;
@@ -231,6 +251,8 @@ bool SlowPath::handle_icmpv6_local(uint16_t port, const std::vector<uint8_t>& fr
     }
     const nf::IpAddress target = address_at(icmp + 8, 6);
     if (type == 136) {
+      // Perhaps the answer to the kernel's own solicitation, sent to its link-local address.
+      if (our_address(port, dst) || is_link_local_ipv6(dst)) to_kernel(port, frame);
       // RFC 4861 7.2.5: without the override flag an advertisement answers a resolution under way
       // but does not change an address already known (it could only keep the same one).
       const bool override = (icmp[4] & 0x20) != 0;

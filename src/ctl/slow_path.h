@@ -25,8 +25,13 @@
 //     hop, kMaxPending next hops), an ARP request / neighbour solicitation goes out (again each
 //     second, three times); once the answer is learnt the held packets are forwarded, and if none
 //     comes they are dropped and the senders get ICMP host unreachable.
-// Everything else sent to the router itself (TCP, UDP to its addresses) is counted as unhandled
-// and dropped: there is no TAP device to the kernel yet.
+// Everything else sent to the router's own addresses (TCP, UDP, ICMP other than echo requests,
+// ICMPv6 other than echo requests and ND; IPv6 to any link-local unicast address, which the kernel may
+// have besides the router's) goes to the kernel when local delivery is on
+// (deliver_locally(); ctl/kernel_taps.h), as do copies of the ARP replies and neighbour
+// advertisements sent to the router (the answers to the kernel's own resolutions: the slow path
+// answers requests and solicitations itself, so the kernel sees no other); what the kernel sends
+// leaves through from_kernel(). Without local delivery it is counted as unhandled and dropped.
 //
 // One thread calls handle() and tick(); replies go out through `transmit` (driver/host_tx.h).
 #pragma once
@@ -50,6 +55,8 @@ namespace gnf::ctl {
 class SlowPath {
  public:
   using Transmit = std::function<bool(uint16_t port, const std::vector<uint8_t>& frame)>;
+  // Hands a frame to the kernel as come in on `port`; false if it did not take it.
+  using Deliver = std::function<bool(uint16_t port, const std::vector<uint8_t>& frame)>;
   // Milliseconds since the Unix epoch (UTC), for IPv4 timestamps (RFC 791: since midnight UT).
   using WallClock = std::function<uint64_t()>;
   static uint64_t system_milliseconds();
@@ -80,13 +87,17 @@ class SlowPath {
     kMalformed,
     kTxFailed,
     kNeighboursRefused,
+    kToKernel,        // local delivery: frames for the router's addresses handed to the kernel
+    kFromKernel,      // and frames the kernel sent, out of their port (a failure counts as tx_failed)
+    kTapWriteFailed,  // frames the kernel did not take (its TAP's queue full, the TAP down)
     kCounterCount
   };
   static constexpr const char* kCounterNames[kCounterCount] = {
       "arp_replies", "arp_requests", "nd_advertisements", "nd_solicitations", "neighbours_learnt",
       "echo_replies", "time_exceeded", "unreachable", "too_big", "fragmented", "options_forwarded",
       "source_routes_dropped", "parameter_problem", "rate_limited", "held", "held_forwarded",
-      "held_dropped", "unhandled", "malformed", "tx_failed", "neighbours_refused"};
+      "held_dropped", "unhandled", "malformed", "tx_failed", "neighbours_refused", "to_kernel", "from_kernel",
+      "tap_write_failed"};
 
   // `view` is the l3fwd element over the router's host tables: the slow path asks it why a packet
   // came up and forwards held packets with it.
@@ -100,6 +111,11 @@ class SlowPath {
               nf::HostReason reason = nf::HostReason::Unspecified);
   // Retries resolutions and gives up on old ones; call every few milliseconds.
   void tick(uint64_t now_ns);
+
+  // Local delivery: what is for the router and not answered here goes to `to_kernel` (see above).
+  void deliver_locally(Deliver to_kernel) { to_kernel_ = std::move(to_kernel); }
+  // A frame the kernel sent out of `port`'s TAP: it leaves by `port`, as the slow path's replies do.
+  void from_kernel(uint16_t port, std::vector<uint8_t> frame);
 
   std::array<uint64_t, kCounterCount> counters() const { return counters_; }
 
@@ -146,7 +162,9 @@ class SlowPath {
   void too_big(uint16_t port, std::vector<uint8_t>& frame, uint64_t now_ns);
   bool rate_allows(uint64_t now_ns);
   bool our_address(uint16_t port, const nf::IpAddress& address) const;
-  void send(uint16_t port, const std::vector<uint8_t>& frame);
+  bool send(uint16_t port, const std::vector<uint8_t>& frame);
+  // To the kernel, counted; false (nothing counted) without local delivery.
+  bool to_kernel(uint16_t port, const std::vector<uint8_t>& frame);
 
   nf::Router& router_;
   nf::L3FwdView view_;     // passes the options the slow path has acted on
@@ -154,6 +172,7 @@ class SlowPath {
   sync::ReaderSlot* reader_;
   std::vector<Mac> port_macs_;
   Transmit transmit_;
+  Deliver to_kernel_;
   WallClock milliseconds_;
   std::map<std::pair<uint16_t, std::array<uint8_t, 17>>, Pending> pending_;
   double tokens_ = 50;

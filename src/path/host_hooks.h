@@ -22,6 +22,10 @@ class HostHandler {
   // last hand-over.
   virtual void start() {}
   virtual void stop() {}
+  // When the ports' sources stop (the end of a run): a handler that sends frames of its own, not
+  // answers to the NFs' (the kernel's, through local delivery), stops sending them, so that what was
+  // sent can drain and be counted before the path stops.
+  virtual void stop_sources() {}
   // On the path's exception thread, about every 100 µs: the frames the NFs sent to the host since
   // the last call (often none: the handler keeps its timers by the calls too).
   virtual void handle(std::vector<driver::HostFrame> frames, uint64_t now_ns) = 0;

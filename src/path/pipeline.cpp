@@ -169,6 +169,13 @@ bool Pipeline::threads_pinned() const {
   return !threads.empty() && std::all_of(threads.begin(), threads.end(), [](const ThreadCpu& t) { return t.core >= 0; });
 }
 
+void Pipeline::stop_sources() {
+  ports_->stop_sources();
+  if (!host_) return;
+  std::lock_guard lock(host_handler_mutex_);  // not while it handles: nothing of its own is sent after this
+  host_->stop_sources();
+}
+
 bool Pipeline::drained() const {
   for (size_t p = 0; p < ports_->size(); ++p)
     if (!(*ports_)[p].rx_drained()) return false;

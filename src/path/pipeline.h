@@ -43,8 +43,8 @@ class Pipeline {
   void start(uint64_t warmup_ns, uint64_t window_ns);
   // When start() started the wires (CLOCK_MONOTONIC ns); 0 before.
   uint64_t start_ns() const { return start_ns_; }
-  // Asks every source to stop (Ctrl-C, end of a timed run); in-flight packets still drain.
-  void stop_sources() { ports_->stop_sources(); }
+  // Asks every source to stop (Ctrl-C, end of a timed run), the host's own too; in-flight packets still drain.
+  void stop_sources();
   // True once every source is exhausted and every packet has left or been counted as dropped.
   bool drained() const;
   // Stops the threads and closes the wires. Idempotent. Throws UserError, once everything has

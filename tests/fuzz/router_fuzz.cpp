@@ -20,6 +20,9 @@
 //    right header checksum, within the port's MTU; the ICMP messages it makes itself (from the
 //    router's address) within 576 bytes (RFC 1812 4.3.2.3) with a right ICMP checksum, its ICMPv6
 //    messages within 1280 bytes (RFC 4443 2.4(c)) with a right checksum over the pseudo-header;
+//  - with local delivery on (a kernel that takes every other frame), the kernel is handed only ARP
+//    replies to the router's addresses and IPv4 / IPv6 packets to them (IPv6: or to a link-local
+//    address), on an existing port;
 //  - the slow path never throws.
 #include <cstdint>
 #include <cstring>
@@ -49,6 +52,7 @@ struct Router {
   nf::L3FwdView view{};
   std::unique_ptr<nf::Router> router;
   std::vector<std::pair<uint16_t, std::vector<uint8_t>>> sent;
+  std::vector<std::pair<uint16_t, std::vector<uint8_t>>> kernel;  // what local delivery handed it
   std::unique_ptr<ctl::SlowPath> slow;
   uint64_t now_ns = 1'000'000'000;
 
@@ -81,6 +85,10 @@ struct Router {
                                              sent.emplace_back(port, f);
                                              return true;
                                            });
+    slow->deliver_locally([this](uint16_t port, const std::vector<uint8_t>& f) {
+      kernel.emplace_back(port, f);
+      return kernel.size() % 2 == 0;  // every other one refused, as by a full TAP queue
+    });
   }
 };
 
@@ -150,6 +158,25 @@ void check_sent(const std::pair<uint16_t, std::vector<uint8_t>>& out, const nf::
   fuzz::fail("the slow path sent a frame of an unknown EtherType", type);
 }
 
+void check_delivered(const std::pair<uint16_t, std::vector<uint8_t>>& in, const nf::Router& router) {
+  const auto& [port, f] = in;
+  if (port >= 2) fuzz::fail("the kernel was handed a frame on a port that does not exist", port);
+  const uint16_t type = wire::load_be16(f.data() + 12);
+  const uint8_t* l3 = f.data() + 14;
+  if (type == ctl::kEtherTypeArp) {
+    if (wire::load_be16(l3 + 6) != 2 || !router.is_local(address_at(l3 + 24, 4)))
+      fuzz::fail("the kernel was handed an ARP frame other than a reply to the router");
+  } else if (type == 0x0800) {
+    if (!router.is_local(address_at(l3 + 16, 4))) fuzz::fail("the kernel was handed IPv4 not to the router");
+  } else if (type == 0x86dd) {
+    const nf::IpAddress dst = address_at(l3 + 24, 6);
+    const bool link_local = dst.bytes[0] == 0xfe && (dst.bytes[1] & 0xc0) == 0x80;
+    if (!router.is_local(dst) && !link_local) fuzz::fail("the kernel was handed IPv6 not to the router");
+  } else {
+    fuzz::fail("the kernel was handed a frame of an unknown EtherType", type);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -174,6 +201,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (p.verdict != nf::Verdict::ToHost) continue;
     if (p.reason == nf::HostReason::Unspecified) fuzz::fail("l3fwd sent a packet up without a reason");
     r.sent.clear();
+    r.kernel.clear();
     r.now_ns += 1'000'000;  // a millisecond apart: the rate limiter lets some errors through
     try {
       r.slow->handle(port, std::vector<uint8_t>(p.data, p.data + p.len), r.now_ns, p.reason);
@@ -182,6 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fuzz::fail("the slow path threw", fuzz::printable(e.what()));
     }
     for (const auto& out : r.sent) check_sent(out, r.view, *r.router);
+    for (const auto& in : r.kernel) check_delivered(in, *r.router);
   }
   return 0;
 }

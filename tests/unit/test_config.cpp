@@ -281,3 +281,19 @@ TEST(Config, TheControlSocketAndTheMetricsAddressAreReadAndUnknownKeysThereRefus
   EXPECT_EQ(c.metrics_listen, "");
   EXPECT_NE(error_of(port + "[metrics]\nport = 9464\n").find("metrics.port"), std::string::npos);
 }
+
+TEST(Config, LocalDeliveryThroughATapIsReadAndNeedsNetlink) {
+  const std::string router = "[[port]]\n[[nf]]\ntype = \"l3fwd\"\n";
+  const std::string tap = "[router]\nlocal_delivery = \"tap\"\n";
+  ctl::Config c = ctl::parse_config(router + "[netlink]\nnetns = \"ctl\"\n" + tap, "r.toml");
+  EXPECT_TRUE(c.local_delivery_tap);
+  EXPECT_EQ(validation_error(c), "");
+  EXPECT_FALSE(ctl::parse_config(router, "r.toml").local_delivery_tap);  // "none" by default
+  EXPECT_FALSE(ctl::parse_config(router + "[router]\nlocal_delivery = \"none\"\n", "r.toml").local_delivery_tap);
+  // The kernel it hands to is the [netlink] namespace's: without one, the key and its line are named.
+  c = ctl::parse_config(router + tap, "r.toml");
+  EXPECT_EQ(validation_error(c).rfind("r.toml:5: router.local_delivery: \"tap\" hands the router's own traffic", 0), 0u)
+      << validation_error(c);
+  EXPECT_NE(error_of(router + "[router]\nlocal_delivery = \"tun\"\n").find("router.local_delivery"), std::string::npos);
+  EXPECT_NE(error_of(router + "[router]\ndelivery = \"tap\"\n").find("router.delivery"), std::string::npos);
+}

@@ -259,5 +259,90 @@ TEST(SlowPath, AHopByHopHeaderPaddedBeyondTheLimitIsNeitherForwardedNorAnswered)
   EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kParameterProblem), 0u);
 }
 
+// Local delivery ([router] local_delivery = "tap"): what the kernel is handed, by port.
+struct Kernel {
+  Frames received;
+  bool takes = true;
+  void attach(ctl::SlowPath& slow) {
+    slow.deliver_locally([this](uint16_t port, const std::vector<uint8_t>& f) {
+      received.emplace_back(port, f);
+      return takes;
+    });
+  }
+};
+
+TEST(SlowPath, LocalDeliveryHandsTheKernelWhatIsForTheRouterAndNotItsOwnToAnswer) {
+  Rig rig("");
+  Kernel kernel;
+  kernel.attach(*rig.slow);
+  const std::vector<uint8_t> udp = udp_to(10, 0, 0, 1), across = udp_to(10, 0, 1, 1);
+  rig.slow->handle(0, udp, 1'000'000'000);
+  rig.slow->handle(0, across, 1'000'000'000);  // the other port's address: in by the port it came on
+  std::vector<uint8_t> udp6_local = udp6(60);
+  std::copy_n(nf::parse_ip_address("2001:db8::1")->bytes, 16, &udp6_local[38]);
+  rig.slow->handle(0, udp6_local, 1'000'000'000);
+  // A link-local address other than the router's: perhaps the kernel's own (wire/tap.h).
+  std::vector<uint8_t> udp6_link_local = udp6(60);
+  std::copy_n(nf::parse_ip_address("fe80::1234")->bytes, 16, &udp6_link_local[38]);
+  rig.slow->handle(0, udp6_link_local, 1'000'000'000);
+  ASSERT_EQ(kernel.received.size(), 4u);
+  kernel.received.pop_back();
+  EXPECT_EQ(kernel.received[0], (std::pair<uint16_t, std::vector<uint8_t>>{0, udp}));
+  EXPECT_EQ(kernel.received[1], (std::pair<uint16_t, std::vector<uint8_t>>{0, across}));
+  EXPECT_EQ(kernel.received[2].second, udp6_local);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kToKernel), 4u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kUnhandled), 0u);
+  EXPECT_TRUE(rig.sent.empty());
+  // Echo requests and ARP requests stay the slow path's own; a reply to the router's address (the
+  // kernel's own request answered) goes to the kernel as well.
+  const ctl::Mac router_mac{0x02, 0, 0, 0, 0x01, 0x00}, host_mac{0x02, 0xaa, 0, 0, 0, 5};
+  const nf::IpAddress router_ip = *nf::parse_ip_address("10.0.0.1"), host_ip = *nf::parse_ip_address("10.0.0.5");
+  rig.slow->handle(0, echo_request(), 1'000'000'000);
+  rig.slow->handle(0, ctl::arp_frame(1, router_mac, host_mac, host_ip, ctl::Mac{}, router_ip), 1'000'000'000);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kEchoReplies), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kArpReplies), 1u);
+  EXPECT_EQ(kernel.received.size(), 3u);
+  const std::vector<uint8_t> arp_reply = ctl::arp_frame(2, router_mac, host_mac, host_ip, router_mac, router_ip);
+  rig.slow->handle(0, arp_reply, 1'000'000'000);
+  ASSERT_EQ(kernel.received.size(), 4u);
+  EXPECT_EQ(kernel.received[3].second, arp_reply);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kToKernel), 5u);
+}
+
+TEST(SlowPath, WhatTheKernelRefusesIsCountedAndWithoutLocalDeliveryItIsUnhandled) {
+  Rig rig("");
+  rig.slow->handle(0, udp_to(10, 0, 0, 1), 1'000'000'000);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kUnhandled), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kToKernel), 0u);
+  Kernel kernel;
+  kernel.takes = false;  // its TAP's queue full
+  kernel.attach(*rig.slow);
+  rig.slow->handle(0, udp_to(10, 0, 0, 1), 1'000'000'000);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kTapWriteFailed), 1u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kToKernel), 0u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kUnhandled), 1u);
+}
+
+TEST(SlowPath, FramesFromTheKernelLeaveByTheirPortPaddedToTheEthernetMinimum) {
+  Rig rig("");
+  const ctl::Mac router_mac{0x02, 0, 0, 0, 0x01, 0x01};
+  std::vector<uint8_t> arp = ctl::arp_frame(1, ctl::Mac{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, router_mac,
+                                            *nf::parse_ip_address("10.0.1.1"), ctl::Mac{},
+                                            *nf::parse_ip_address("10.0.1.7"));
+  arp.resize(42);  // as the kernel sends it
+  rig.slow->from_kernel(1, arp);
+  const std::vector<uint8_t> udp = udp_to(10, 0, 0, 5, 1000);
+  rig.slow->from_kernel(0, udp);
+  rig.slow->from_kernel(0, std::vector<uint8_t>(10, 0));  // not even an Ethernet header
+  ASSERT_EQ(rig.sent.size(), 2u);
+  EXPECT_EQ(rig.sent[0].first, 1);
+  ASSERT_EQ(rig.sent[0].second.size(), 60u);
+  EXPECT_TRUE(std::equal(arp.begin(), arp.end(), rig.sent[0].second.begin()));
+  EXPECT_EQ(rig.sent[1], (std::pair<uint16_t, std::vector<uint8_t>>{0, udp}));
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kFromKernel), 2u);
+  EXPECT_EQ(count(*rig.slow, ctl::SlowPath::kMalformed), 1u);
+}
+
 }  // namespace
+
 }  // namespace gnf
