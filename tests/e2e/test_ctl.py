@@ -352,3 +352,17 @@ def test_reload_reads_the_acl_file_again_and_a_bad_one_leaves_the_rules_in_use(g
     finally:
         stderr = stop(proc)
     assert "nf[0] acl: not reloaded" in stderr  # the run's log says what the control socket did
+
+
+def test_sa_reload_says_the_ipsec_gateway_has_nothing_to_reload(gnf, tmp_path):
+    """Its SAs are read once: a restarted sequence number under the same key would repeat IVs."""
+    text = open(os.path.join(REPO, "configs", "ipsec-bench-gcm.toml")).read()
+    text = text.replace('max_frame = 1600', 'max_frame = 1600\n[port.source]\ntype = "generator"\nsize = 64\n'
+                        'flows = 4\nrate_gbps = 0.01', 1)
+    text = text.replace('"ipsec-bench-', '"%s/ipsec-bench-' % os.path.join(REPO, "configs"))
+    proc = start_config(gnf, tmp_path, 'path = "cpu"\n' + text)
+    try:
+        answer = ctl(gnf, proc.socket, "sa", "reload")
+        assert answer["elements"] == [{"nf": 0, "type": "ipsec", "reloaded": False, "what": "nothing to reload"}], answer
+    finally:
+        stop(proc)
