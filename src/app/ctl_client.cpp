@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -63,6 +64,8 @@ int run_ctl(const std::string& socket, std::vector<std::string> words, bool json
     spdlog::error("{}", e.what());
     return kExitUsage;
   }
+  // The file is the server's to open, from its own folder: a name relative to this one becomes whole.
+  if (request.command == CtlCommand::PcapStart) request.args[1] = std::filesystem::absolute(request.args[1]).string();
   const nlohmann::json reply =
       nlohmann::json::parse(ask(socket.empty() ? only_socket() : socket, ctl_request_line(request)));
   if (!reply["ok"].get<bool>()) throw UserError(reply["error"].get<std::string>());

@@ -1,11 +1,14 @@
 #include "app/ctl_command.h"
 
+#include <algorithm>
 #include <iterator>
 #include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "app/ctl_actions.h"
 #include "app/counters_json.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -14,18 +17,37 @@ namespace gnf::app {
 
 namespace {
 
+// What follows a command's words.
+enum class Args : uint8_t { None, Route, Reload, Pcap };
+
 struct CommandLine {
   CtlCommand command;
   const char* words;
+  const char* usage;  // its arguments
+  Args args;
   const char* what;
 };
 
 constexpr CommandLine kCommands[] = {
-    {CtlCommand::ShowPorts, "show ports", "each port's counters (82599 statistics registers), drops apart"},
-    {CtlCommand::ShowQueues, "show queues", "each port's packets and drops per rx queue, packets per tx queue"},
-    {CtlCommand::ShowNf, "show nf", "each NF element's counters"},
-    {CtlCommand::ShowRuntime, "show runtime", "per NF element: calls, packets, packets per call (VPP's show runtime)"},
-    {CtlCommand::ClearCounters, "clear counters", "count from now on in what the show commands answer"},
+    {CtlCommand::ShowPorts, "show ports", "", Args::None, "each port's counters (82599 statistics registers), drops apart"},
+    {CtlCommand::ShowQueues, "show queues", "", Args::None,
+     "each port's packets and drops per rx queue, packets per tx queue"},
+    {CtlCommand::ShowNf, "show nf", "", Args::None, "each NF element's counters"},
+    {CtlCommand::ShowRuntime, "show runtime", "", Args::None,
+     "per NF element: calls, packets, packets per call (VPP's show runtime)"},
+    {CtlCommand::ClearCounters, "clear counters", "", Args::None, "count from now on in what the show commands answer"},
+    {CtlCommand::ShowRoute, "show route", "[ADDRESS | PREFIX]", Args::Route,
+     "the router's routes (the first 256), where ADDRESS goes, or PREFIX's route"},
+    {CtlCommand::RouteAdd, "route add", "PREFIX (via GATEWAY [port N] | port N | blackhole)", Args::Route,
+     "adds or replaces a route"},
+    {CtlCommand::RouteDel, "route del", "PREFIX", Args::Route, "removes a route"},
+    {CtlCommand::Reload, "reload", "[nf N | TYPE]", Args::Reload,
+     "reads the NFs' files again (all, element N, or those of a type), as SIGHUP does"},
+    {CtlCommand::AclReload, "acl reload", "", Args::Reload, "reload acl"},
+    {CtlCommand::SaReload, "sa reload", "", Args::Reload, "reload ipsec"},
+    {CtlCommand::PcapStart, "pcap start", "PORT FILE [rx | tx] [max N]", Args::Pcap,
+     "writes the frames PORT receives and sends (or one side) into FILE"},
+    {CtlCommand::PcapStop, "pcap stop", "PORT", Args::Pcap, "stops PORT's capture: frames written and dropped"},
 };
 
 // kCommands[c] is command c's line.
@@ -38,15 +60,38 @@ static_assert(commands_in_enum_order());
 
 constexpr const char* kJsonFlag = "--json";
 
-// A command as typed, quoted in an error: bytes other than printable ASCII as \xNN, so that a NUL
-// cannot cut the message short, nor bytes that are no UTF-8 make the JSON reply unwritable.
-std::string printable(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') out += char(c);
-    else out += fmt::format("\\x{:02x}", c);
+std::vector<std::string> split(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+// How many of `words` the command's words are, when `words` begins with them; else 0.
+size_t matched_words(const std::vector<std::string>& words, const CommandLine& c) {
+  const std::vector<std::string> own = split(c.words);
+  const bool match = words.size() >= own.size() && std::equal(own.begin(), own.end(), words.begin());
+  return match ? own.size() : 0;
+}
+
+// Arguments are printable ASCII: they name files and ports, and are quoted back in JSON.
+void check_printable(const std::vector<std::string>& args) {
+  for (const std::string& arg : args)
+    for (unsigned char c : arg)
+      if (c < 0x20 || c >= 0x7f) throw UserError(fmt::format("'{}': arguments are printable ASCII", ctl_printable(arg)));
+}
+
+void check_args(const CommandLine& c, const std::vector<std::string>& args) {
+  check_printable(args);
+  switch (c.args) {
+    case Args::None: break;
+    case Args::Route: check_route_args(c.command, args); break;
+    case Args::Reload:
+      if (c.command != CtlCommand::Reload && !args.empty()) throw UserError(fmt::format("{} takes no arguments", c.words));
+      check_reload_args(args);
+      break;
+    case Args::Pcap: check_pcap_args(c.command, args); break;
   }
-  return out;
 }
 
 nlohmann::json ports_json(const path::Snapshot& s) {
@@ -147,42 +192,79 @@ std::string runtime_text(const nlohmann::json& runtime) {
 
 }  // namespace
 
-std::string ctl_commands_help() {
+std::string ctl_printable(const std::string& text) {
   std::string out;
-  for (const CommandLine& c : kCommands) out += fmt::format("  {:<16} {}\n", c.words, c.what);
-  return out + fmt::format("  {:<16} {}\n", kJsonFlag, "with any of them: the answer as JSON");
-}
-
-CtlRequest parse_ctl_request(const std::vector<std::string>& words) {
-  CtlRequest request{CtlCommand::ShowPorts, false};
-  std::string command;
-  for (const std::string& word : words) {
-    if (word == kJsonFlag) request.json = true;
-    else command += (command.empty() ? "" : " ") + word;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') out += char(c);
+    else out += fmt::format("\\x{:02x}", c);
   }
-  for (const CommandLine& c : kCommands)
-    if (command == c.words) {
-      request.command = c.command;
-      return request;
-    }
-  throw UserError(fmt::format("{}; the commands are:\n{}",
-                              command.empty() ? "no command" : fmt::format("'{}' is not a command", printable(command)),
-                              ctl_commands_help()));
+  return out;
 }
 
-CtlRequest parse_ctl_request(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string word; in >> word;) words.push_back(word);
-  return parse_ctl_request(words);
+std::string ctl_usage(CtlCommand command) {
+  const CommandLine& c = kCommands[size_t(command)];
+  return *c.usage ? fmt::format("{} {}", c.words, c.usage) : c.words;
 }
+
+std::string ctl_commands_help() {
+  constexpr size_t kColumn = 30;  // where what a command does starts
+  std::string out;
+  for (const CommandLine& c : kCommands) {
+    const std::string usage = ctl_usage(c.command);
+    if (usage.size() < kColumn) out += fmt::format("  {:<{}} {}\n", usage, kColumn, c.what);
+    else out += fmt::format("  {}\n  {:<{}} {}\n", usage, "", kColumn, c.what);
+  }
+  return out + fmt::format("  {:<{}} {}\n", kJsonFlag, kColumn, "with any of them: the answer as JSON");
+}
+
+CtlRequest parse_ctl_request(const std::vector<std::string>& given) {
+  CtlRequest request{CtlCommand::ShowPorts, {}, false};
+  // A word with blanks in it is the words it holds, as on the line the client sends.
+  std::vector<std::string> words;
+  for (const std::string& word : given)
+    for (std::string& w : split(word)) {
+      if (w == kJsonFlag) request.json = true;
+      else words.push_back(std::move(w));
+    }
+  // The command whose words begin the request, the longest: "show route" before "show".
+  const CommandLine* found = nullptr;
+  size_t matched = 0;
+  for (const CommandLine& c : kCommands)
+    if (const size_t n = matched_words(words, c); n > matched) {
+      found = &c;
+      matched = n;
+    }
+  const std::string command = fmt::format("{}", fmt::join(words, " "));
+  if (!found || (found->args == Args::None && matched != words.size()))
+    throw UserError(fmt::format("{}; the commands are:\n{}",
+                                words.empty() ? "no command" : fmt::format("'{}' is not a command", ctl_printable(command)),
+                                ctl_commands_help()));
+  request.command = found->command;
+  request.args.assign(words.begin() + std::ptrdiff_t(matched), words.end());
+  try {
+    check_args(*found, request.args);
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: {}; usage: {}", found->words, e.what(), ctl_usage(found->command)));
+  }
+  return request;
+}
+
+CtlRequest parse_ctl_request(const std::string& line) { return parse_ctl_request(split(line)); }
 
 std::string ctl_request_line(const CtlRequest& request) {
-  const char* words = kCommands[size_t(request.command)].words;
-  return request.json ? fmt::format("{} {}", words, kJsonFlag) : words;
+  std::string line = kCommands[size_t(request.command)].words;
+  for (const std::string& arg : request.args) line += " " + arg;
+  return request.json ? fmt::format("{} {}", line, kJsonFlag) : line;
 }
 
-nlohmann::json answer_ctl_request(const CtlRequest& request, const path::Snapshot& now, path::Snapshot& baseline) {
+nlohmann::json answer_ctl_request(const CtlRequest& request, const CtlTarget& target, path::Snapshot& baseline) {
+  switch (kCommands[size_t(request.command)].args) {
+    case Args::Route: return answer_route(request, target);
+    case Args::Reload: return answer_reload(request, target);
+    case Args::Pcap: return answer_pcap(request, target);
+    case Args::None: break;
+  }
+  const path::Snapshot now = target.snapshot();
   if (request.command == CtlCommand::ClearCounters) {
     baseline = now;
     return {{"json", {{"cleared", true}}}, {"text", "counters cleared\n"}};
@@ -208,15 +290,14 @@ nlohmann::json answer_ctl_request(const CtlRequest& request, const path::Snapsho
   }
 }
 
-std::string ctl_reply(const std::string& line, const std::function<path::Snapshot()>& snapshot,
-                      path::Snapshot& baseline) {
+std::string ctl_reply(const std::string& line, const CtlTarget& target, path::Snapshot& baseline) {
   nlohmann::json reply;
   try {
     const CtlRequest request = parse_ctl_request(line);
-    reply = answer_ctl_request(request, snapshot(), baseline);
+    reply = answer_ctl_request(request, target, baseline);
     reply["ok"] = true;
     spdlog::debug("control socket: {}", ctl_request_line(request));
-  } catch (const std::exception& e) {  // a bad request, or a counter that could not be read
+  } catch (const std::exception& e) {  // a bad request, counters that could not be read, a refusal
     reply = {{"ok", false}, {"error", e.what()}};
   }
   return reply.dump();

@@ -96,8 +96,8 @@ std::vector<std::string> listening_ctl_sockets() {
   return found;
 }
 
-CtlServer::CtlServer(std::string socket_path, const std::string& where, std::function<path::Snapshot()> snapshot)
-    : path_(std::move(socket_path)), snapshot_(std::move(snapshot)) {
+CtlServer::CtlServer(std::string socket_path, const std::string& where, CtlTarget target)
+    : path_(std::move(socket_path)), target_(std::move(target)) {
   listening_ctl_sockets();  // the files of gnfs that were killed go
   const sockaddr_un address = address_of(path_, where);
   if (someone_listens(address))
@@ -134,7 +134,7 @@ void CtlServer::serve() {
 }
 
 void CtlServer::answer(int connection) {
-  write_all(connection, ctl_reply(read_request(connection), snapshot_, baseline_) + "\n");
+  write_all(connection, ctl_reply(read_request(connection), target_, baseline_) + "\n");
 }
 
 }  // namespace gnf::app

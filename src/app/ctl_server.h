@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/ctl_command.h"
 #include "path/snapshot.h"
 
 namespace gnf::app {
@@ -25,9 +26,10 @@ std::vector<std::string> listening_ctl_sockets();
 class CtlServer {
  public:
   // Listens on `socket_path` (`where` names the key or flag that gave it, for errors) and serves
-  // on a thread of its own; `snapshot` reads the running path's counters (any thread). A socket
-  // file left by a gnf that died is replaced; one another gnf listens on is refused (UserError).
-  CtlServer(std::string socket_path, const std::string& where, std::function<path::Snapshot()> snapshot);
+  // on a thread of its own, answering about `target` (its snapshot is read on that thread, its
+  // tables and captures changed there, one request at a time). A socket file left by a gnf that
+  // died is replaced; one another gnf listens on is refused (UserError).
+  CtlServer(std::string socket_path, const std::string& where, CtlTarget target);
   // Stops serving and removes the socket file.
   ~CtlServer();
   CtlServer(const CtlServer&) = delete;
@@ -40,7 +42,7 @@ class CtlServer {
   void answer(int connection);
 
   std::string path_;
-  std::function<path::Snapshot()> snapshot_;
+  CtlTarget target_;
   path::Snapshot baseline_;  // the last `clear counters`; only the server's thread touches it
   int listener_ = -1;
   std::atomic<bool> running_{true};

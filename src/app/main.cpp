@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   CLI::App* ctl_cmd = app.add_subcommand("ctl", "Ask a running gnf run through its control socket (show ports, ...)");
   ctl_cmd->add_option("-s,--socket", ctl_socket, "Its control socket (default: the one gnf-*.sock in $XDG_RUNTIME_DIR or /tmp)");
   ctl_cmd->add_flag("--json", ctl_json, "The answer as JSON");
-  ctl_cmd->add_option("command", ctl_words, "show ports | show queues | show nf | show runtime | clear counters")
+  ctl_cmd->add_option("command", ctl_words, "show ports|queues|nf|runtime|route, clear counters, route add|del, reload, pcap start|stop (any other word lists them)")
       ->required();
 
   try {

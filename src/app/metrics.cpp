@@ -69,7 +69,9 @@ class SnapshotMetrics : public prometheus::Collectable {
   std::vector<prometheus::MetricFamily> Collect() const override {
     const path::Snapshot now = snapshot_();
     path::Snapshot from_start;  // no baseline: Prometheus counters only grow
-    auto answer = [&](CtlCommand command) { return answer_ctl_request({command, true}, now, from_start)["json"]; };
+    CtlTarget target;  // its counters only
+    target.snapshot = [&now] { return now; };
+    auto answer = [&](CtlCommand command) { return answer_ctl_request({command, {}, true}, target, from_start)["json"]; };
     Families families;
     for (CtlCommand command : {CtlCommand::ShowPorts, CtlCommand::ShowQueues})
       for (const nlohmann::json& port : answer(command)) {

@@ -16,6 +16,7 @@
 #include "app/report.h"
 #include "app/verdict.h"
 #include "path/pipeline.h"
+#include "path/port_capture.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -44,12 +45,24 @@ void add_limits(nlohmann::json& summary, const path::Pipeline& pipeline, const s
   summary["host_load"] = host_load_json(cpu);
 }
 
+// What the control socket's commands act on: the path's counters, its NF chain's tables, its ports.
+CtlTarget ctl_target(const ctl::Config& config, const path::Pipeline& pipeline, path::PortCaptures& captures) {
+  CtlTarget target;
+  target.snapshot = [&pipeline] { return pipeline.snapshot(); };
+  const nf::NfChain& chain = pipeline.chain();
+  for (uint32_t e = 0; e < chain.size(); ++e) target.nfs.push_back({chain.name(e), chain.tables(e)});
+  for (const ctl::PortSpec& port : config.ports) target.port_names.push_back(port.nic.name);
+  if (config.netlink_netns) target.netlink_netns = *config.netlink_netns;
+  target.captures = &captures;
+  return target;
+}
+
 // The run's control socket: --ctl-socket, else [ctl] socket, else the default for this process.
-CtlServer control_socket(const RunFlags& flags, const ctl::Config& config, const path::Pipeline& pipeline) {
-  auto snapshot = [&pipeline] { return pipeline.snapshot(); };
-  if (!flags.ctl_socket.empty()) return CtlServer(flags.ctl_socket, "--ctl-socket", snapshot);
-  if (!config.ctl_socket.empty()) return CtlServer(config.ctl_socket, ctl::where(config, "ctl.socket"), snapshot);
-  return CtlServer(default_ctl_socket(getpid()), "the control socket", snapshot);
+CtlServer control_socket(const RunFlags& flags, const ctl::Config& config, CtlTarget target) {
+  if (!flags.ctl_socket.empty()) return CtlServer(flags.ctl_socket, "--ctl-socket", std::move(target));
+  if (!config.ctl_socket.empty())
+    return CtlServer(config.ctl_socket, ctl::where(config, "ctl.socket"), std::move(target));
+  return CtlServer(default_ctl_socket(getpid()), "the control socket", std::move(target));
 }
 
 // The run's metrics: --metrics-listen, else [metrics] listen, else none.
@@ -78,7 +91,8 @@ int run_forwarding(const RunFlags& flags) {
   JsonOutput json(flags.json_file);
   path::Pipeline pipeline(config, control_plane(config));
   log_times();
-  const CtlServer ctl_server = control_socket(flags, config, pipeline);
+  path::PortCaptures captures(pipeline.ports());  // after the control socket is gone, they stop
+  const CtlServer ctl_server = control_socket(flags, config, ctl_target(config, pipeline, captures));
   const std::unique_ptr<MetricsServer> metrics = metrics_server(flags, config, pipeline);
 
   path::Snapshot first = pipeline.snapshot();

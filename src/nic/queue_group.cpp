@@ -19,6 +19,10 @@ namespace {
 constexpr uint32_t kAdmitBurst = 1024;
 constexpr uint32_t kDmaBurst = 256;
 constexpr uint64_t kCatchUpLagNs = 20'000;
+// A capture ring's size (`pcap start`): some 8 MiB of frame copies, at least 256 frames; what
+// arrives faster than the writer thread takes it is counted as dropped by the ring.
+constexpr uint32_t kCaptureRingBytes = 8u << 20;
+constexpr uint32_t kCaptureRingMinSlots = 256;
 constexpr uint32_t kCatchUpChunks = 4;
 constexpr uint64_t kCatchUpWindow = 2;
 // Tx descriptors (or tx FIFO frames) taken per queue per transmit round.
@@ -69,6 +73,15 @@ QueueGroup::QueueGroup(Port& port, uint32_t index, uint32_t groups, wire::Sink* 
   for (const RxQueue& q : rx_) rx_queues_.push_back(q.queue);
   for (const TxQueue& q : tx_) tx_queues_.push_back(q.queue);
   batch_.reserve(kTxBurst);
+}
+
+CaptureRing& QueueGroup::capture_ring(CaptureSide side) {
+  std::unique_ptr<CaptureRing>& ring = capture_rings_[size_t(side)];
+  if (!ring) {
+    const uint32_t slot = port_.options().max_frame_bytes;
+    ring = std::make_unique<CaptureRing>(std::max(kCaptureRingMinSlots, kCaptureRingBytes / slot), slot);
+  }
+  return *ring;
 }
 
 void QueueGroup::start(uint64_t now_ns) {
@@ -166,6 +179,8 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
   uint64_t lag = 0;
   uint32_t n = 0;
   Arrival a;
+  // One acquire per poll: a capture started now sees this poll's frames from the next one on.
+  CaptureRing* const capture = capture_[size_t(CaptureSide::Rx)].load(std::memory_order_acquire);
   for (; n < limit && wire.next(now_ps, a); ++n) {
     // A paused sender's frame is late by the pause, not by the model.
     if (!o.flow_control) {
@@ -230,6 +245,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       }
     }
     wire.write(f.at(position));
+    if (capture) capture->push(f.at(position), a.len, a.arrival_ps / 1000);
     q.producer.push(f, position, a.len, a.rss.hash, descriptor_rss_type(a.rss.type), a.rss.queue);
     buffer_credit_ -= need;
     wire.taken();
@@ -367,9 +383,11 @@ uint64_t QueueGroup::send_batch(uint64_t wire_ps, uint64_t now_ps) {
   uint64_t at = port_.reserve_line(wire_ps, now_ps);
   line_free_seen_ps_ = at + wire_ps;
   uint64_t bytes = 0;
+  CaptureRing* const capture = capture_[size_t(CaptureSide::Tx)].load(std::memory_order_acquire);
   for (const Departure& d : batch_) {
     if (!d.data) continue;
     at += wire::l1_bytes(d.len) * port_.ps_per_byte();
+    if (capture) capture->push(d.data, d.len, at / 1000);
     if (sink_) sink_->deliver(d.data, d.len, at / 1000);
     bytes += d.len;
   }

@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "nic/capture_ring.h"
 #include "nic/dma_counters.h"
 #include "nic/frame_fifo.h"
 #include "nic/ixgbe_desc.h"
@@ -36,6 +37,10 @@ class Port;
 // Who moves frames between the NIC and the rings: this side's threads (rings in host or pinned
 // memory) or the GPU agent (rings in GPU memory).
 enum class DmaSide : uint8_t { Host, GpuAgent };
+
+// Which frames a capture (`gnf ctl pcap start`) copies: those stored for the rx rings, or those
+// sent on the line.
+enum class CaptureSide : uint8_t { Rx = 0, Tx = 1 };
 
 class QueueGroup {
  public:
@@ -65,6 +70,14 @@ class QueueGroup {
   // Nothing on the receive side waits for the thread that polls it: no frame due on the wire at a
   // time the wire fixed, none in the FIFOs, no catching up (that thread's; util/idle_backoff.h).
   bool rx_quiet() const;
+
+  // The ring a capture of `side` copies frames into (nic/capture_ring.h): made on the first call
+  // and kept for the group's life, so that a poll that loaded it before set_capture(side, false)
+  // may still push into it. set_capture() starts or stops the copying. Control thread only.
+  CaptureRing& capture_ring(CaptureSide side);
+  void set_capture(CaptureSide side, bool on) {
+    capture_[size_t(side)].store(on ? capture_rings_[size_t(side)].get() : nullptr, std::memory_order_release);
+  }
 
   const PortCounters& counters() const { return counters_; }
   const DmaCounters& dma_counters() const { return dma_; }
@@ -120,6 +133,8 @@ class QueueGroup {
   std::vector<TxQueue> tx_;
   PortCounters counters_;
   DmaCounters dma_;
+  std::unique_ptr<CaptureRing> capture_rings_[2];             // by CaptureSide; made on first use
+  std::atomic<CaptureRing*> capture_[2] = {nullptr, nullptr};  // while a capture runs
   std::atomic<bool> stop_requested_{false};
   std::atomic<bool> rx_drained_{false};
   bool pause_counted_ = false;

@@ -53,6 +53,10 @@ class Pipeline {
 
   // Reads the NFs' files again and replaces their tables while traffic flows (NfChain::reload).
   std::vector<nf::NfChain::Reload> reload_tables() { return chain_->reload(); }
+  // The NF chain and the ports, for the control socket's commands (app/ctl_command.h): the owners
+  // of the chain's tables change them while traffic flows, and a port's frames can be captured.
+  nf::NfChain& chain() const { return *chain_; }
+  std::vector<nic::Port*> ports() const { return ports_->all(); }
 
   // Any thread: the run loop, the control socket's (app/ctl_server.h) and the metrics' take them
   // side by side.

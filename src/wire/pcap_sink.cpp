@@ -45,14 +45,14 @@ PcapSink::~PcapSink() {
   pcap_close(pcap_);
 }
 
-void PcapSink::deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) {
+void PcapSink::record(const uint8_t* data, uint32_t kept, uint32_t len, uint64_t time_ns) {
   if (!dumper_) return;
   // Unsigned wrap-around makes this right for times before the base reading too.
   uint64_t wall_ns = realtime_base_ns_ + (time_ns - monotonic_base_ns_);
   pcap_pkthdr hdr{};
   hdr.ts.tv_sec = time_t(wall_ns / 1'000'000'000ull);
   hdr.ts.tv_usec = suseconds_t(wall_ns % 1'000'000'000ull);  // nanoseconds in a nanosecond file
-  hdr.caplen = std::min<uint32_t>(len, kSnaplen);
+  hdr.caplen = std::min<uint32_t>({kept, len, kSnaplen});
   hdr.len = len;
   pcap_dump(reinterpret_cast<u_char*>(dumper_), &hdr, data);
   frames_++;

@@ -20,7 +20,9 @@ class PcapSink : public Sink {
   PcapSink& operator=(const PcapSink&) = delete;
 
   // Records the frame, stamped with the wall-clock time that corresponds to `time_ns`.
-  void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override;
+  void deliver(const uint8_t* data, uint32_t len, uint64_t time_ns) override { record(data, len, len, time_ns); }
+  // The same for a frame of `len` bytes of which the first `kept` are at `data` (a capture cut it).
+  void record(const uint8_t* data, uint32_t kept, uint32_t len, uint64_t time_ns);
   // Flushes and closes the file; throws UserError if the data could not be written.
   void finish() override;
 

@@ -360,6 +360,24 @@ def ctl_command_seeds():
         "too_many_words": b"clear counters now",
         "not_utf8": b"show \xff\xfe ports",
         "nul_and_escape": b"show ports\0\x1b[2J",
+        # Commands with arguments: routes on the fuzz target's router, reloads, captures (none there).
+        "show_route": b"show route",
+        "show_route_address": b"show route 10.0.1.7 --json",
+        "show_route_prefix6": b"show route 2001:db8::/32",
+        "route_add_via": b"route add 10.9.0.0/16 via 10.0.1.2",
+        "route_add_via_port": b"route add 2001:db8:9::/48 via 2001:db8:1::2 port 1 --json",
+        "route_add_port": b"route add 198.18.0.0/15 port 0",
+        "route_add_blackhole": b"route add 10.66.0.0/16 blackhole",
+        "route_add_bits_beyond": b"route add 10.9.0.1/16 via 10.0.1.2",
+        "route_del": b"route del 10.9.0.0/16",
+        "route_del_absent": b"route del 10.77.0.0/16",
+        "reload": b"reload --json",
+        "reload_nf": b"reload nf 0",
+        "reload_type": b"reload acl",
+        "acl_reload": b"acl reload",
+        "sa_reload": b"sa reload",
+        "pcap_start": b"pcap start port0 /tmp/x.pcap rx max 10",
+        "pcap_stop": b"pcap stop port0",
     })
     return {"ctl_command_fuzz": seeds}
 

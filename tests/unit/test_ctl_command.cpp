@@ -8,6 +8,13 @@
 namespace gnf::app {
 namespace {
 
+// A target whose counters `snapshot` reads, without tables or ports.
+CtlTarget target_reading(std::function<path::Snapshot()> snapshot) {
+  CtlTarget target;
+  target.snapshot = std::move(snapshot);
+  return target;
+}
+
 TEST(CtlCommand, EachCommandParsesFromItsWordsWithOrWithoutJson) {
   EXPECT_EQ(parse_ctl_request("show ports").command, CtlCommand::ShowPorts);
   EXPECT_EQ(parse_ctl_request("show queues").command, CtlCommand::ShowQueues);
@@ -56,18 +63,21 @@ TEST(CtlCommand, ARequestOfAnyBytesGetsAJsonReplyQuotingIt) {
     return path::Snapshot{};
   };
   const std::string line("show \xff\xfe ports\0\x1b[2J", 18);
-  const nlohmann::json reply = nlohmann::json::parse(ctl_reply(line, snapshot, baseline));
+  const nlohmann::json reply = nlohmann::json::parse(ctl_reply(line, target_reading(snapshot), baseline));
   EXPECT_FALSE(reply["ok"].get<bool>());
   const std::string error = reply["error"].get<std::string>();
   EXPECT_EQ(error.rfind("'show \\xff\\xfe ports\\x00\\x1b[2J' is not a command; the commands are:\n", 0), 0u) << error;
   EXPECT_NE(error.find("clear counters"), std::string::npos) << error;
   EXPECT_FALSE(read) << "counters read for a request that is none";
 
-  const nlohmann::json answer = nlohmann::json::parse(ctl_reply("show nf --json", snapshot, baseline));
+  const nlohmann::json answer = nlohmann::json::parse(ctl_reply("show nf --json", target_reading(snapshot), baseline));
   EXPECT_TRUE(answer["ok"].get<bool>());
   EXPECT_TRUE(answer["json"].is_array());
   EXPECT_TRUE(read);
 }
+
+// A target whose counters are `s`, without tables or ports.
+CtlTarget target_of(const path::Snapshot& s) { return target_reading([s] { return s; }); }
 
 path::Snapshot counted(uint64_t rx, uint64_t calls, uint64_t packets) {
   path::Snapshot s;
@@ -87,7 +97,7 @@ path::Snapshot counted(uint64_t rx, uint64_t calls, uint64_t packets) {
 
 TEST(CtlCommand, ShowPortsNamesTheCountersAsTheSummaryDoesAndDropsApart) {
   path::Snapshot baseline;
-  const nlohmann::json answer = answer_ctl_request(parse_ctl_request("show ports"), counted(1000, 0, 0), baseline);
+  const nlohmann::json answer = answer_ctl_request(parse_ctl_request("show ports"), target_of(counted(1000, 0, 0)), baseline);
   const nlohmann::json& port = answer["json"][0];
   EXPECT_EQ(port["name"], "port0");
   EXPECT_EQ(port["rx_packets"], 1000);
@@ -98,7 +108,7 @@ TEST(CtlCommand, ShowPortsNamesTheCountersAsTheSummaryDoesAndDropsApart) {
 
 TEST(CtlCommand, ShowRuntimeGivesCallsPacketsAndPacketsPerCall) {
   path::Snapshot baseline;
-  const nlohmann::json answer = answer_ctl_request(parse_ctl_request("show runtime"), counted(320, 10, 320), baseline);
+  const nlohmann::json answer = answer_ctl_request(parse_ctl_request("show runtime"), target_of(counted(320, 10, 320)), baseline);
   EXPECT_TRUE(answer["json"]["counted"].get<bool>());
   const nlohmann::json& element = answer["json"]["elements"][0];
   EXPECT_EQ(element["type"], "l2fwd");
@@ -111,24 +121,24 @@ TEST(CtlCommand, ShowRuntimeGivesCallsPacketsAndPacketsPerCall) {
 TEST(CtlCommand, RuntimeThatNoDriverCountedSaysSo) {
   path::Snapshot s = counted(320, 0, 0), baseline;
   s.nfs[0].runtime.reset();
-  const nlohmann::json answer = answer_ctl_request(parse_ctl_request("show runtime"), s, baseline);
+  const nlohmann::json answer = answer_ctl_request(parse_ctl_request("show runtime"), target_of(s), baseline);
   EXPECT_FALSE(answer["json"]["counted"].get<bool>());
   EXPECT_NE(answer["text"].get<std::string>().find("not counted"), std::string::npos);
 }
 
 TEST(CtlCommand, ClearCountersMakesLaterAnswersCountFromItWithoutTouchingTheSnapshot) {
   path::Snapshot baseline;
-  answer_ctl_request(parse_ctl_request("clear counters"), counted(1000, 40, 1000), baseline);
+  answer_ctl_request(parse_ctl_request("clear counters"), target_of(counted(1000, 40, 1000)), baseline);
   const path::Snapshot now = counted(1500, 50, 1320);
-  const nlohmann::json ports = answer_ctl_request(parse_ctl_request("show ports"), now, baseline)["json"];
+  const nlohmann::json ports = answer_ctl_request(parse_ctl_request("show ports"), target_of(now), baseline)["json"];
   EXPECT_EQ(ports[0]["rx_packets"], 500);
   EXPECT_EQ(ports[0]["drops"]["rx_missed"], 50);
-  const nlohmann::json queues = answer_ctl_request(parse_ctl_request("show queues"), now, baseline)["json"];
+  const nlohmann::json queues = answer_ctl_request(parse_ctl_request("show queues"), target_of(now), baseline)["json"];
   EXPECT_EQ(queues[0]["rx_queue_packets"], nlohmann::json({250, 250}));
   EXPECT_EQ(queues[0]["rx_queue_drops"], nlohmann::json({0, 0}));
-  const nlohmann::json nfs = answer_ctl_request(parse_ctl_request("show nf"), now, baseline)["json"];
+  const nlohmann::json nfs = answer_ctl_request(parse_ctl_request("show nf"), target_of(now), baseline)["json"];
   EXPECT_EQ(nfs[0]["counters"]["forwarded"], 500);
-  const nlohmann::json runtime = answer_ctl_request(parse_ctl_request("show runtime"), now, baseline)["json"];
+  const nlohmann::json runtime = answer_ctl_request(parse_ctl_request("show runtime"), target_of(now), baseline)["json"];
   EXPECT_EQ(runtime["elements"][0]["calls"], 10);
   EXPECT_EQ(runtime["elements"][0]["packets"], 320);
   EXPECT_EQ(now.ports[0].rx_good_packets, 1500u);

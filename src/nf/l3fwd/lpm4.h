@@ -111,6 +111,13 @@ class Lpm4Table {
   uint32_t tbl8_groups_used() const { return max_tbl8_groups_ - uint32_t(free_groups_.size()); }
   uint32_t max_tbl8_groups() const { return max_tbl8_groups_; }
 
+  // Calls visit(prefix, depth, next_hop) for every rule, in no particular order.
+  template <typename Visit>
+  void each_rule(Visit visit) const {
+    for (uint32_t depth = 0; depth < rules_.size(); ++depth)
+      for (const auto& [prefix, next_hop] : rules_[depth]) visit(prefix, uint8_t(depth), next_hop);
+  }
+
  private:
   struct FreeDeleter {
     void operator()(uint32_t* p) const;

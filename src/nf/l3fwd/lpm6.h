@@ -120,6 +120,18 @@ class Lpm6Table {
   uint32_t tbl8_groups_used() const { return groups_handed_out_ - uint32_t(free_groups_.size()); }
   uint32_t max_tbl8_groups() const { return max_tbl8_groups_; }
 
+  // Calls visit(prefix, depth, next_hop) for every rule, in no particular order; prefix is 16 bytes
+  // in network order.
+  template <typename Visit>
+  void each_rule(Visit visit) const {
+    uint8_t bytes[16];
+    for (uint32_t depth = 0; depth < rules_.size(); ++depth)
+      for (const auto& [prefix, next_hop] : rules_[depth]) {
+        for (int i = 0; i < 16; ++i) bytes[i] = uint8_t(prefix[i / 8] >> (56 - 8 * (i % 8)));
+        visit(static_cast<const uint8_t*>(bytes), uint8_t(depth), next_hop);
+      }
+  }
+
  private:
   // A prefix as its two 64-bit halves, most significant first: masking and hashing without byte loops.
   using Prefix = std::array<uint64_t, 2>;

@@ -86,6 +86,17 @@ class Router final : public NfTablesFor<L3FwdView> {
   };
   std::optional<Lookup> lookup(const IpAddress& destination) const;
 
+  // A route as `gnf ctl show route` lists it (router_routes.cpp).
+  struct Route {
+    IpPrefix prefix;
+    NextHop next_hop;
+  };
+  // The route for exactly `prefix`, if there is one.
+  std::optional<Route> route(const IpPrefix& prefix) const;
+  // The first `limit` routes in order: IPv4 before IPv6, then by address, shorter before longer.
+  // Costs a look at every route (log limit each), and memory for `limit`.
+  std::vector<Route> routes(size_t limit) const;
+
   // Readers whose grace periods freed table groups and records wait for (sync/readers.h).
   void set_readers(sync::ReaderRegistry* readers) override;
 
@@ -141,5 +152,9 @@ class Router final : public NfTablesFor<L3FwdView> {
 // port route), "local ADDR" (the router's own), "blackhole ADDR", or "unreachable ADDR" (no route).
 std::string route_get_line(const Router& router, const IpAddress& destination,
                            const std::vector<std::string>& port_names);
+
+// A route in one line as `ip route` lists it: "PREFIX via GATEWAY dev PORT", "PREFIX dev PORT",
+// "local PREFIX", "blackhole PREFIX".
+std::string route_line(const Router::Route& route, const std::vector<std::string>& port_names);
 
 }  // namespace gnf::nf
