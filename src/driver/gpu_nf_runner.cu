@@ -101,6 +101,8 @@ __global__ void persistent_kernel(nf::NfChainView chain, WorkQueue* queue, const
 struct GpuNfRunner::Impl {
   StagedMode mode;
   uint32_t max_batch, depth, slot_bytes, per_block, blocks_per_burst;
+  // Blocks a burst of `count` packets takes, one row of counter partials each.
+  uint32_t blocks_for(uint32_t count) const { return (count + per_block - 1) / per_block; }
   nf::NfChainView chain;
   mem::Block pinned;          // refs per entry, counter partials per entry, the work queue, counts per entry
   mem::Block device_packets;  // Copy mode: each entry's packets on the GPU
@@ -184,7 +186,7 @@ GpuNfRunner::GpuNfRunner(StagedMode mode, uint32_t max_batch, uint32_t depth, ui
   m.slot_bytes = slot_bytes;
   m.chain = chain;
   m.per_block = nf::has_tiled(chain) && mode == StagedMode::Copy ? kTiledPacketsPerBlock : kPacketsPerBlock;
-  m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : (max_batch + m.per_block - 1) / m.per_block;
+  m.blocks_per_burst = mode == StagedMode::Persistent ? 1 : m.blocks_for(max_batch);
   const size_t refs_bytes = (size_t(depth) * max_batch * sizeof(nf::PacketRef) + kLine - 1) / kLine * kLine;
   const size_t partials_bytes = size_t(depth) * m.blocks_per_burst * kCounterWords * sizeof(unsigned long long);
   const size_t queue_bytes = (sizeof(WorkQueue) + kLine - 1) / kLine * kLine;
@@ -253,7 +255,7 @@ void GpuNfRunner::submit(uint32_t count) {
       m.copy_packets(burst, true);
       device_packets = m.entry_packets(burst);
     }
-    const uint32_t blocks = (count + m.per_block - 1) / m.per_block;
+    const uint32_t blocks = m.blocks_for(count);
     burst_kernel<<<blocks, kThreads, 0, m.stream>>>(m.chain, m.entry_refs(burst), count, m.per_block, device_packets,
                                                     m.slot_bytes, m.entry_partials(burst));
     GNF_CUDA_CHECK_LAUNCH();
@@ -267,7 +269,7 @@ GpuNfRunner::Done GpuNfRunner::take_done(bool wait, nf::NfCounters* counters) {
   if (m.completed == m.submitted || !m.gpu_done(m.completed, wait)) return Done{nullptr, 0};
   const uint64_t burst = m.completed++;
   const uint32_t count = m.counts[burst % m.depth];
-  const uint32_t rows = m.mode == StagedMode::Persistent ? 1 : (count + m.per_block - 1) / m.per_block;
+  const uint32_t rows = m.mode == StagedMode::Persistent ? 1 : m.blocks_for(count);
   const unsigned long long* partials = m.entry_partials(burst);
   for (uint32_t row = 0; row < rows; ++row)
     for (uint32_t e = 0; e < m.chain.count; ++e)
