@@ -187,7 +187,7 @@ def main():
                      "packet_bytes": {"to_memory": 0, "from_memory": 0},
                      "descriptor_bytes": {"to_memory": 0, "from_memory": 0}},
             "tail_writes_per_packet": 2.0 / batch,
-            "nic_model": {"late_frames": late, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800},
+            "nic_model": {"late_frames": late, "held_frames": 0, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800},
             "model_bound": model_bound(nic_busy_share, late, sent),
             "host_load": host_load(bool(os.environ.get("FAKE_GNF_HOST_LOADED"))),
         },

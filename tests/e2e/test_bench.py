@@ -48,7 +48,7 @@ SCHEMA = {
                  "packet_bytes": {"to_memory": int, "from_memory": int},
                  "descriptor_bytes": {"to_memory": int, "from_memory": int}},
         "tail_writes_per_packet": NUMBER,
-        "nic_model": {"late_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
+        "nic_model": {"late_frames": int, "held_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
         "model_bound": {"bound": bool, "nic_busy_share": (type(None), int, float), "busy_threshold": NUMBER,
                         "late_frames": int, "late_share_threshold": NUMBER, "reasons": [str]},
         "host_load": {"loaded": bool, "cpu_share": (type(None), int, float), "threshold": NUMBER, "reasons": [str]},
