@@ -5,6 +5,7 @@ skips, saying why, only when no namespace can be made here (not root, no `ip`, n
 """
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -75,8 +76,11 @@ class Running:
     def __init__(self, binary, config, directory, tag="gnf"):
         self.summary_file = directory / ("%s.json" % tag)
         self.stderr_file = directory / ("%s.stderr" % tag)
+        # GNF_TEST_ARGS: more `gnf run` flags for every run (e.g. "--idle spin --nic-threads 2"), to
+        # try settings on a machine without editing the tests.
+        extra = shlex.split(os.environ.get("GNF_TEST_ARGS", ""))
         self.proc = subprocess.Popen([binary, "run", "--config", str(config), "--json", str(self.summary_file),
-                                      "--stats-interval", "0.1"],
+                                      "--stats-interval", "0.1", *extra],
                                      stdout=subprocess.DEVNULL, stderr=self.stderr_file.open("w"))
 
     def wait_until_running(self, timeout=20):
