@@ -63,9 +63,16 @@ QueueGroup::QueueGroup(Port& port, uint32_t index, uint32_t groups, wire::Sink* 
   // for all of the group's queues.
   for (uint32_t q = index; q < (o.loopback ? std::min<uint32_t>(index + 1, o.rx_queues) : o.rx_queues); q += groups)
     rx_.push_back(RxQueue{uint16_t(q), std::make_unique<FrameFifo>(fifo_domain, rx_records, rx_bytes), {}});
-  // The GPU agent's tx FIFOs are the tx packet buffer, shared out over the queues: how far ahead
-  // of the line the NIC fetches (at least two largest frames per queue).
-  const uint32_t tx_bytes = std::max(o.tx_buffer_bytes / o.tx_queues, 2 * max_frame);
+  // The GPU agent's tx FIFOs are the tx packet buffer: how far ahead of the line the NIC fetches.
+  // The 82599's buffer is the port's, any queue's packets may fill it, and this thread's own DMA
+  // from rings in host memory (the cpu and staged paths) fetches up to all of it for any queue
+  // (line_budget_ps). The agent's FIFOs cannot share one count without a PCIe atomic per fetch, so
+  // each queue may hold a quarter of the buffer (at least its share and two largest frames): an
+  // even share alone (10 KiB, six 1500 B frames, with 16 queues) starved the queues RSS gives more
+  // flows and set bypass's 1500 B NDR at the tx ring (session 18). Under overload the queues
+  // together may then hold up to 4x the buffer where the host DMA holds 1x; below the line rate,
+  // where NDRs are found, a queue holds less than a quarter.
+  const uint32_t tx_bytes = std::max({o.tx_buffer_bytes / o.tx_queues, o.tx_buffer_bytes / 4, 2 * max_frame});
   for (uint32_t q = index; q < o.tx_queues; q += groups)
     tx_.push_back(TxQueue{uint16_t(q), dma == DmaSide::GpuAgent
                                            ? std::make_unique<FrameFifo>(fifo_domain, tx_bytes / 64 + 2, tx_bytes)
