@@ -25,6 +25,7 @@ constexpr uint32_t kCaptureRingBytes = 8u << 20;
 constexpr uint32_t kCaptureRingMinSlots = 256;
 constexpr uint32_t kCatchUpChunks = 4;
 constexpr uint64_t kCatchUpWindow = 2;
+constexpr uint64_t kCatchUpWindowMaxNs = 5'000'000;
 // Tx descriptors (or tx FIFO frames) taken per queue per transmit round.
 constexpr uint32_t kTxBurst = 256;
 
@@ -199,9 +200,12 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       // behind them (this group's and, the buffer being the port's, every group's) would be lost
       // only because the model was late. So for kCatchUpWindow times as long, late frames wait on
       // the wire rather than take the last half of the buffer, or drop. Only a group that was on
-      // time opens the window: one that is late because it held frames, or because the model is
-      // slower than the wire, does not, and drops again once the window closes.
-      if (n == 0 && !late_last_ && lag > kLateFrameNs * 1000) catch_up_until_ps_ = now_ps + kCatchUpWindow * lag;
+      // time opens the window (a group starts as late: the first frames wait for its thread to
+      // start), and for at most kCatchUpWindowMaxNs (the VM's stalls last up to 3 ms): one that is
+      // late because it held frames, or because the model is slower than the wire, does not, and
+      // drops again once the window closes.
+      if (n == 0 && !late_last_ && lag > kLateFrameNs * 1000)
+        catch_up_until_ps_ = now_ps + std::min(kCatchUpWindow * lag, kCatchUpWindowMaxNs * 1000);
       lag_sum_ps += lag;
       lag_max_ps = std::max(lag_max_ps, lag);
       late += lag > kLateFrameNs * 1000;

@@ -146,7 +146,7 @@ class QueueGroup {
   // rather than dropping (admit(); PortCounters::wire_held_frames); whether its last admission
   // ended on a late frame.
   uint64_t catch_up_until_ps_ = 0;
-  bool late_last_ = false;
+  bool late_last_ = true;
   uint64_t held_arrival_ps_ = ~uint64_t(0);  // the frame last held, counted once
   uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
   // One transmit batch, kept between polls so the hot path does not allocate.
