@@ -1,7 +1,6 @@
 // `gnf ctl show route | route add | route del`: the router's routes at run time, changed through
 // the Router's own functions, as the route file and netlink change them (nf/l3fwd/router.h).
 #include <charconv>
-#include <cstring>
 #include <optional>
 
 #include <fmt/format.h>
@@ -85,20 +84,12 @@ const char* kind_name(nf::NextHopKind kind) {
   return "?";
 }
 
-std::string port_name(const CtlTarget& target, uint16_t port) {
-  return port < target.port_names.size() ? target.port_names[port] : fmt::format("port{}", port);
-}
-
 nlohmann::json route_json(const nf::Router::Route& route, const CtlTarget& target) {
   const nf::NextHop& hop = route.next_hop;
   nlohmann::json out = {{"prefix", route.prefix.str()}, {"type", kind_name(hop.kind)}};
-  if (hop.kind != nf::NextHopKind::Local && hop.kind != nf::NextHopKind::Blackhole) out["port"] = port_name(target, hop.port);
-  if (hop.kind == nf::NextHopKind::Gateway) {
-    nf::IpAddress gateway;
-    gateway.family = hop.family;
-    std::memcpy(gateway.bytes, hop.gateway, 16);
-    out["via"] = gateway.str();
-  }
+  if (hop.kind != nf::NextHopKind::Local && hop.kind != nf::NextHopKind::Blackhole)
+    out["port"] = nf::port_label(hop.port, target.port_names);
+  if (hop.kind == nf::NextHopKind::Gateway) out["via"] = nf::next_hop_gateway(hop).str();
   out["line"] = nf::route_line(route, target.port_names);
   return out;
 }
@@ -134,7 +125,7 @@ nlohmann::json show_route(const nf::Router& router, const CtlTarget& target, con
   if (const std::optional<nf::Router::Lookup> hop = router.lookup(destination)) {
     json["type"] = kind_name(hop->kind);
     if (hop->kind != nf::NextHopKind::Local && hop->kind != nf::NextHopKind::Blackhole)
-      json["port"] = port_name(target, hop->port);
+      json["port"] = nf::port_label(hop->port, target.port_names);
     if (hop->kind == nf::NextHopKind::Gateway) json["via"] = hop->neighbour.str();
   } else {
     json["type"] = "unreachable";

@@ -72,6 +72,14 @@ bool parse_layout(const uint8_t* f, uint32_t len, const VnetHeader& vnet, Layout
   return at.headers <= at.end;
 }
 
+// The sum over the pseudo-header of `at.proto`'s segment `l4_len` long (RFC 9293 3.1, RFC 768,
+// RFC 8200 8.1: source and destination addresses, protocol, length).
+uint64_t pseudo_header_sum(const uint8_t* f, const Layout& at, uint32_t l4_len) {
+  const uint8_t* ip = f + at.l3;
+  uint64_t sum = at.v6 ? checksum_add(0, ip + 8, 32) : checksum_add(0, ip + 12, 8);
+  return sum + at.proto + l4_len;
+}
+
 // Fixes up one segment's headers (copied from the super-frame) for its `payload` bytes at
 // `offset` of the super-frame's payload, then computes its checksums whole.
 void finish_segment(uint8_t* s, const Layout& at, uint32_t seg_len, uint32_t index, uint32_t offset, bool last) {
@@ -96,23 +104,13 @@ void finish_segment(uint8_t* s, const Layout& at, uint32_t seg_len, uint32_t ind
     store_be16(l4 + 4, uint16_t(l4_len));
     field = 6;
   }
-  // RFC 9293 3.1, RFC 768, RFC 8200 8.1: source and destination addresses, protocol, length.
-  uint64_t sum = at.v6 ? checksum_add(0, ip + 8, 32) : checksum_add(0, ip + 12, 8);
-  sum += at.proto + l4_len;
   store_be16(l4 + field, 0);
-  uint16_t checksum = checksum_finish(checksum_add(sum, l4, l4_len));
+  uint16_t checksum = checksum_finish(checksum_add(pseudo_header_sum(s, at, l4_len), l4, l4_len));
   if (at.proto == kProtoUdp && checksum == 0) checksum = 0xffff;
   store_be16(l4 + field, checksum);
 }
 
 void store_host16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, 2); }
-
-// The TCP sum over the pseudo-header (RFC 9293 3.1, RFC 8200 8.1) of a segment `l4_len` long.
-uint64_t tcp_pseudo_sum(const uint8_t* f, const Layout& at, uint32_t l4_len) {
-  const uint8_t* ip = f + at.l3;
-  uint64_t sum = at.v6 ? checksum_add(0, ip + 8, 32) : checksum_add(0, ip + 12, 8);
-  return sum + kProtoTcp + l4_len;
-}
 
 // A segment a super-frame may be built of: TCP over IPv4 (no fragment) or IPv6 (no extension
 // headers), a payload, nothing after the IP packet, only ACK and maybe PSH set.
@@ -158,7 +156,7 @@ bool SuperFrameBuilder::add(const uint8_t* f, uint32_t len) {
   Layout at;
   if (!tcp_segment_layout(f, len, at)) return false;
   uint32_t l4_len = at.end - at.l4;
-  if (checksum_finish(checksum_add(tcp_pseudo_sum(f, at, l4_len), f + at.l4, l4_len)) != 0) return false;
+  if (checksum_finish(checksum_add(pseudo_header_sum(f, at, l4_len), f + at.l4, l4_len)) != 0) return false;
   uint32_t payload = len - at.headers;
   bool psh = f[at.l4 + 13] & kTcpPsh;
   if (segments_ == 0) {
@@ -204,7 +202,7 @@ uint32_t SuperFrameBuilder::finish(uint8_t* out) {
       store_be16(ip + 10, checksum_finish(checksum_add(0, ip, l4_ - l3_)));
     }
     // CHECKSUM_PARTIAL, as a stack hands a TSO frame to its NIC: the pseudo-header's sum, folded.
-    store_be16(f + l4_ + 16, uint16_t(~checksum_finish(tcp_pseudo_sum(f, at, len - l4_))));
+    store_be16(f + l4_ + 16, uint16_t(~checksum_finish(pseudo_header_sum(f, at, len - l4_))));
     out[0] = kVnetNeedsCsum;
     out[1] = v6_ ? kVnetGsoTcpV6 : kVnetGsoTcpV4;
     store_host16(out + 2, uint16_t(headers_));

@@ -331,7 +331,7 @@ std::string route_get_line(const Router& router, const IpAddress& destination,
   const std::string address = destination.str();
   const std::optional<Router::Lookup> hop = router.lookup(destination);
   if (!hop) return "unreachable " + address;
-  const std::string port = hop->port < port_names.size() ? port_names[hop->port] : fmt::format("port{}", hop->port);
+  const std::string port = port_label(hop->port, port_names);
   switch (hop->kind) {
     case NextHopKind::Local: return "local " + address;
     case NextHopKind::Blackhole: return "blackhole " + address;

@@ -147,6 +147,11 @@ class Router final : public NfTablesFor<L3FwdView> {
   L3FwdTables device_tables_{};
 };
 
+// A port as the lines below name it: port_names[port], or "portN" past their end.
+std::string port_label(uint16_t port, const std::vector<std::string>& port_names);
+// A gateway next hop's gateway as an address.
+IpAddress next_hop_gateway(const NextHop& hop);
+
 // Where a packet to `destination` goes, in one line as `ip route get` says it, ports named by
 // `port_names`: "ADDR via GATEWAY dev PORT", "ADDR dev PORT" (a connected network, or a DPDK-style
 // port route), "local ADDR" (the router's own), "blackhole ADDR", or "unreachable ADDR" (no route).

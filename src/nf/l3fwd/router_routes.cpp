@@ -65,19 +65,25 @@ std::vector<Router::Route> Router::routes(size_t limit) const {
   return out;
 }
 
+std::string port_label(uint16_t port, const std::vector<std::string>& port_names) {
+  return port < port_names.size() ? port_names[port] : fmt::format("port{}", port);
+}
+
+IpAddress next_hop_gateway(const NextHop& hop) {
+  IpAddress gateway;
+  gateway.family = hop.family;
+  std::memcpy(gateway.bytes, hop.gateway, 16);
+  return gateway;
+}
+
 std::string route_line(const Router::Route& route, const std::vector<std::string>& port_names) {
   const NextHop& hop = route.next_hop;
   const std::string prefix = route.prefix.str();
-  const std::string port = hop.port < port_names.size() ? port_names[hop.port] : fmt::format("port{}", hop.port);
+  const std::string port = port_label(hop.port, port_names);
   switch (hop.kind) {
     case NextHopKind::Local: return "local " + prefix;
     case NextHopKind::Blackhole: return "blackhole " + prefix;
-    case NextHopKind::Gateway: {
-      IpAddress gateway;
-      gateway.family = hop.family;
-      std::memcpy(gateway.bytes, hop.gateway, 16);
-      return fmt::format("{} via {} dev {}", prefix, gateway.str(), port);
-    }
+    case NextHopKind::Gateway: return fmt::format("{} via {} dev {}", prefix, next_hop_gateway(hop).str(), port);
     case NextHopKind::Connected: return fmt::format("{} dev {}", prefix, port);
     case NextHopKind::Port: break;
   }
