@@ -282,7 +282,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
   return true;
 }
 
-// Leaves frame `a` on the wire for a later poll (catching up: see poll_rx), counted once however
+// Leaves frame `a` on the wire for a later poll (catching up: see admit()), counted once however
 // many polls it waits, its lag counted when it is taken.
 void QueueGroup::hold(const Arrival& a, uint64_t lag_ps, uint64_t& held, uint64_t& lag_sum_ps, uint64_t& late) {
   if (a.arrival_ps != held_arrival_ps_) ++held;
