@@ -55,7 +55,8 @@ for target in "${targets[@]}"; do
   echo "fuzz-smoke: running $target for ${seconds}s (corpus copy: $corpus)"
   status=0
   "$build/tests/fuzz/$target" -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=25 \
-    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" || status=$?
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" 2>&1 | tee "$build/fuzz-$target.log" \
+    || status=${PIPESTATUS[0]}
 
   if [[ $status -ne 0 ]] || compgen -G "$artifacts/*" >/dev/null; then
     echo "fuzz-smoke: $target FAILED (exit $status); inputs in $artifacts:" >&2
@@ -65,7 +66,20 @@ for target in "${targets[@]}"; do
   fi
 done
 
+# What broke, again at the end, where a log's tail (CI shows only that) will hold it: the fuzzer's
+# report and the input run once more, which tells a reproducible finding from a flaky one.
 if [[ ${#failed[@]} -ne 0 ]]; then
+  for target in "${failed[@]}"; do
+    echo "fuzz-smoke: ---- $target: its report ----" >&2
+    grep -n -E -A12 "ERROR|invariant broken|deadly signal|Sanitizer|runtime error|timeout|out-of-memory|Slowest unit" \
+      "$build/fuzz-$target.log" | head -60 >&2 || true
+    for input in "$build/fuzz-artifacts/$target"/*; do
+      [[ -f "$input" ]] || continue
+      echo "fuzz-smoke: ---- $target: $(basename "$input") run again, then as hex ----" >&2
+      "$build/tests/fuzz/$target" -runs=1 "$input" 2>&1 | grep -v -E "^INFO|^#|^Running|^Executed" | head -40 >&2 || true
+      od -A d -t x1z "$input" | head -20 >&2 || true
+    done
+  done
   echo "fuzz-smoke: FAILED: ${failed[*]}" >&2
   exit 1
 fi
