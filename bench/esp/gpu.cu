@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "mem/block.h"
@@ -30,7 +31,46 @@ __global__ void esp_thread_per_packet(nf::DeviceEspCipher in_global, const nf::I
   }
 }
 
+// A tile of kTile lanes per packet (nf/tile.cuh): GCM's blocks dealt out over the lanes
+// (DeviceEspCipher::seal_tile); the tiles of a warp take neighbouring packets.
+template <bool kSeal, uint32_t kTile>
+__global__ void esp_tile_per_packet(nf::DeviceEspCipher in_global, const nf::IpsecSa* sas, const PacketJob* jobs,
+                                    uint32_t count, uint8_t* slots, uint32_t* refused) {
+  __shared__ nf::AesTables tables;
+  const nf::DeviceEspCipher cipher = nf::esp_cipher_in_shared(in_global, tables);
+  const uint32_t lane = threadIdx.x % kTile, warp_lane = threadIdx.x % 32;
+  const nf::Tile tile{lane, kTile, kTile == 32 ? 0xFFFFFFFFu : ((1u << kTile) - 1) << (warp_lane - lane)};
+  const uint32_t tiles = gridDim.x * blockDim.x / kTile;
+  for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kTile; i < count; i += tiles) {
+    const PacketJob j = jobs[i];
+    const uint32_t sa = kSeal ? j.sa : j.sa + 1;
+    const nf::EspCryptoJob job = crypto_job(j, slots);
+    const bool ok = kSeal ? cipher.seal_tile(sa, sas[sa], job, tile) : cipher.open_tile(sa, sas[sa], job, tile);
+    if (!ok && tile.leader()) atomicAdd(refused, 1u);
+  }
+}
+
+template <bool kSeal>
+void launch_shape(uint32_t tile, uint32_t count, const nf::DeviceEspCipher& cipher, const nf::IpsecSa* s,
+                  const PacketJob* j, uint8_t* on, uint32_t* r) {
+  const uint32_t blocks = uint32_t((uint64_t(count) * tile + kThreadsPerBlock - 1) / kThreadsPerBlock);
+  switch (tile) {
+    case 1: esp_thread_per_packet<kSeal><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
+    case 4: esp_tile_per_packet<kSeal, 4><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
+    case 8: esp_tile_per_packet<kSeal, 8><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
+    case 16: esp_tile_per_packet<kSeal, 16><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
+    case 32: esp_tile_per_packet<kSeal, 32><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
+    default: throw std::invalid_argument("gnf-esp-bench: no kernel for a tile of " + std::to_string(tile) + " lanes");
+  }
+  GNF_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
+
+const std::vector<uint32_t>& gcm_tile_sizes() {
+  static const std::vector<uint32_t> sizes = {4, 8, 16, 32};
+  return sizes;
+}
 
 struct EspOnGpu::Impl {
   explicit Impl(const Workload& w)
@@ -56,24 +96,20 @@ struct EspOnGpu::Impl {
     cudaEventDestroy(stop);
   }
 
-  void launch(bool seal, uint8_t* on) {
-    const uint32_t blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  void launch(bool seal, uint8_t* on, uint32_t tile = 1) {
     const auto* s = reinterpret_cast<const nf::IpsecSa*>(sas.data());
     const auto* j = reinterpret_cast<const PacketJob*>(jobs.data());
     auto* r = reinterpret_cast<uint32_t*>(refused.data());
-    if (seal)
-      esp_thread_per_packet<true><<<blocks, kThreadsPerBlock>>>(device_keys.view(), s, j, count, on, r);
-    else
-      esp_thread_per_packet<false><<<blocks, kThreadsPerBlock>>>(device_keys.view(), s, j, count, on, r);
-    GNF_CUDA_CHECK_LAUNCH();
+    if (seal) launch_shape<true>(tile, count, device_keys.view(), s, j, on, r);
+    else launch_shape<false>(tile, count, device_keys.view(), s, j, on, r);
   }
 
   // One launch's seconds; opening starts from the sealed packets and must refuse none.
-  double timed(bool seal) {
+  double timed(bool seal, uint32_t tile) {
     if (!seal) GNF_CUDA_CHECK(cudaMemcpy(slots.data(), sealed.data(), slots.size(), cudaMemcpyDeviceToDevice));
     GNF_CUDA_CHECK(cudaMemset(refused.data(), 0, sizeof(uint32_t)));
     GNF_CUDA_CHECK(cudaEventRecord(start));
-    launch(seal, slots.data());
+    launch(seal, slots.data(), tile);
     GNF_CUDA_CHECK(cudaEventRecord(stop));
     GNF_CUDA_CHECK(cudaEventSynchronize(stop));
     float ms = 0;
@@ -95,10 +131,10 @@ struct EspOnGpu::Impl {
 EspOnGpu::EspOnGpu(const Workload& w) : impl_(std::make_unique<Impl>(w)) {}
 EspOnGpu::~EspOnGpu() = default;
 
-Rate EspOnGpu::rate(bool seal, int launches) {
-  impl_->timed(seal);
+Rate EspOnGpu::rate(bool seal, int launches, uint32_t tile) {
+  impl_->timed(seal, tile);
   std::vector<double> seconds;
-  for (int i = 0; i < launches; ++i) seconds.push_back(impl_->timed(seal));
+  for (int i = 0; i < launches; ++i) seconds.push_back(impl_->timed(seal, tile));
   std::nth_element(seconds.begin(), seconds.begin() + launches / 2, seconds.end());
   const double s = seconds[launches / 2];
   return Rate{double(impl_->inner_bytes) * 8 / s / 1e9, double(impl_->count) / s / 1e6};

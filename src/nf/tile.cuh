@@ -28,6 +28,11 @@ struct Tile {
     for (uint32_t d = size / 2; d > 0; d /= 2) value = ::max(value, __shfl_xor_sync(mask, value, int(d), int(size)));
     return value;
   }
+  // The XOR of every lane's `value`, in every lane.
+  __device__ unsigned long long xor_all(unsigned long long value) const {
+    for (uint32_t d = size / 2; d > 0; d /= 2) value ^= __shfl_xor_sync(mask, value, int(d), int(size));
+    return value;
+  }
   __device__ bool any(bool value) const { return (__ballot_sync(mask, value) & mask) != 0; }
 };
 

@@ -1,4 +1,4 @@
-// The GPU's ESP cipher (nf/ipsec/device_cipher.h) in a kernel, one thread per packet, byte for
+// The GPU's ESP cipher (nf/ipsec/device_cipher.h) in a kernel, a thread or a tile per packet, byte for
 // byte against the CPU's OpensslEspCipher: every cipher, ESN on and off, payloads of 0 to 9000
 // bytes at every alignment, one SA table for all of them in GPU memory and the AES tables staged
 // in shared memory. The GPU seals what OpenSSL seals, opens what OpenSSL sealed, and refuses a
@@ -27,16 +27,35 @@ struct PacketJob {
   uint64_t seq;
 };
 
-template <bool kSeal>
+// kTile lanes per packet: 1 runs seal and open on a thread, more seal_tile and open_tile.
+template <bool kSeal, uint32_t kTile>
 __global__ void run_cipher(DeviceEspCipher in_global, const IpsecSa* sas, const PacketJob* jobs, uint32_t count,
                            uint8_t* buffer, uint8_t* ok) {
   __shared__ AesTables tables;
   const DeviceEspCipher cipher = esp_cipher_in_shared(in_global, tables);
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+  const uint32_t lane = threadIdx.x % kTile;
+  const Tile tile{lane, kTile, kTile == 32 ? 0xFFFFFFFFu : ((1u << kTile) - 1) << (threadIdx.x % 32 - lane)};
+  for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kTile; i < count; i += gridDim.x * blockDim.x / kTile) {
     const PacketJob j = jobs[i];
     const EspCryptoJob job{buffer + j.offset, j.payload, j.seq};
-    ok[i] = kSeal ? cipher.seal(j.sa, sas[j.sa], job) : cipher.open(j.sa, sas[j.sa], job);
+    bool good;
+    if constexpr (kTile == 1) good = kSeal ? cipher.seal(j.sa, sas[j.sa], job) : cipher.open(j.sa, sas[j.sa], job);
+    else good = kSeal ? cipher.seal_tile(j.sa, sas[j.sa], job, tile) : cipher.open_tile(j.sa, sas[j.sa], job, tile);
+    if (tile.leader()) ok[i] = good;
   }
+}
+
+template <bool kSeal>
+void launch(uint32_t tile, DeviceEspCipher cipher, const IpsecSa* sas, const PacketJob* jobs, uint32_t count,
+            uint8_t* buffer, uint8_t* ok) {
+  switch (tile) {
+    case 1: run_cipher<kSeal, 1><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
+    case 4: run_cipher<kSeal, 4><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
+    case 16: run_cipher<kSeal, 16><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
+    case 32: run_cipher<kSeal, 32><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
+    default: FAIL() << "no kernel for a tile of " << tile;
+  }
+  GNF_CUDA_CHECK_LAUNCH();
 }
 
 // Every algorithm with ESN off and on, each as an outbound SA (even index) and its inbound twin.
@@ -54,14 +73,12 @@ uint32_t packet_bytes(const IpsecSa& sa, uint32_t payload) {
 
 // Runs the cipher over `buffer`'s packets on the GPU; returns the buffer after it and each packet's verdict.
 template <bool kSeal>
-std::vector<uint8_t> on_gpu(const DeviceEspCipher& cipher, const mem::Block& sas, const mem::Block& jobs,
+std::vector<uint8_t> on_gpu(uint32_t tile, const DeviceEspCipher& cipher, const mem::Block& sas, const mem::Block& jobs,
                             uint32_t count, const std::vector<uint8_t>& buffer, std::vector<uint8_t>& ok) {
   mem::Block device_buffer(mem::Domain::Device, buffer.size()), device_ok(mem::Domain::Device, count);
   device_buffer.copy_in(device_buffer.data(), buffer.data(), buffer.size());
-  run_cipher<kSeal><<<264, 128>>>(cipher, reinterpret_cast<const IpsecSa*>(sas.data()),
-                                  reinterpret_cast<const PacketJob*>(jobs.data()), count, device_buffer.data(),
-                                  device_ok.data());
-  GNF_CUDA_CHECK_LAUNCH();
+  launch<kSeal>(tile, cipher, reinterpret_cast<const IpsecSa*>(sas.data()),
+                reinterpret_cast<const PacketJob*>(jobs.data()), count, device_buffer.data(), device_ok.data());
   GNF_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<uint8_t> out(buffer.size());
   device_buffer.copy_out(out.data(), device_buffer.data(), out.size());
@@ -72,8 +89,12 @@ std::vector<uint8_t> on_gpu(const DeviceEspCipher& cipher, const mem::Block& sas
 
 }  // namespace
 
-TEST(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
+// A thread per packet (tile 1), and tiles of lanes (GCM dealt out over them, the rest on the leader).
+class EspCipherOnGpu : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
   GNF_REQUIRE_GPU();
+  const uint32_t tile = GetParam();
   std::mt19937_64 rng(4303);
   const std::vector<IpsecSa> sas = random_sas(rng);
   OpensslEspCipher openssl(sas);
@@ -110,7 +131,7 @@ TEST(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
   for (const PacketJob& j : seal_jobs)
     ASSERT_TRUE(openssl.seal(j.sa, sas[j.sa], EspCryptoJob{by_openssl.data() + j.offset, j.payload, j.seq}));
   std::vector<uint8_t> ok;
-  const std::vector<uint8_t> by_gpu = on_gpu<true>(device_keys.view(), device_sas, device_seal_jobs, kPackets, plain, ok);
+  const std::vector<uint8_t> by_gpu = on_gpu<true>(tile, device_keys.view(), device_sas, device_seal_jobs, kPackets, plain, ok);
   size_t mismatches = 0;
   for (uint32_t i = 0; i < kPackets; ++i) {
     const PacketJob& j = seal_jobs[i];
@@ -135,7 +156,7 @@ TEST(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
     forged[i] = true;
   }
   device_open_jobs.copy_in(device_open_jobs.data(), open_jobs.data(), device_open_jobs.size());
-  const std::vector<uint8_t> opened = on_gpu<false>(device_keys.view(), device_sas, device_open_jobs, kPackets, to_open, ok);
+  const std::vector<uint8_t> opened = on_gpu<false>(tile, device_keys.view(), device_sas, device_open_jobs, kPackets, to_open, ok);
   size_t refused = 0, wrong = 0;
   for (uint32_t i = 0; i < kPackets; ++i) {
     const PacketJob& j = open_jobs[i];
@@ -151,6 +172,8 @@ TEST(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
   }
   EXPECT_EQ(wrong, 0u);
   EXPECT_GT(refused, kPackets / 5);
-  std::printf("ESP cipher on the GPU: %u packets sealed as OpenSSL does, opened, %zu forgeries refused\n", kPackets,
-              refused);
+  std::printf("ESP cipher on the GPU, %u lane(s) a packet: %u packets sealed as OpenSSL does, opened, %zu forgeries "
+              "refused\n", tile, kPackets, refused);
 }
+
+INSTANTIATE_TEST_SUITE_P(LanesPerPacket, EspCipherOnGpu, ::testing::Values(1u, 4u, 16u, 32u));

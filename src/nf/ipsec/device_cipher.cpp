@@ -9,7 +9,7 @@ EspSaKeys esp_sa_keys(const IpsecSa& sa) {
   // A NULL cipher has no key: its schedules stay zero and are never read.
   if (aes_encryption_key(sa.cipher_key, esp_cipher_key_bytes(sa.cipher), k.encryption)) {
     k.decryption = aes_decryption_key(k.encryption);
-    k.ghash = ghash_key(aes_tables(), k.encryption);
+    k.ghash = ghash_powers(aes_tables(), k.encryption);
   }
   if (sa.auth == EspAuth::HmacSha1_96) k.hmac = hmac_sha1_key(sa.auth_key, esp_auth_key_bytes(sa.auth));
   return k;

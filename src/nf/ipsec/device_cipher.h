@@ -8,7 +8,11 @@
 // host when the SAs are loaded (key schedules, GHASH's table, HMAC's midstates). EspKeys makes
 // them in host memory, DeviceEspKeys copies them into GPU memory. A kernel first moves the tables
 // into shared memory (esp_cipher_in_shared below, aes.h says why); the per-SA keys stay in global
-// memory, read through L1 (one SA's 784 bytes are shared by every packet of that SA).
+// memory, read through L1 (shared by every packet of that SA).
+//
+// GCM also runs on a tile of lanes per packet (seal_tile, open_tile: gcm.h's aes_gcm_lane), the
+// lanes' loads and stores then neighbouring bytes; the other algorithms are serial per packet
+// (CBC's chain, SHA-1's), and on a tile its leader runs them alone.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -20,13 +24,16 @@
 #include "nf/ipsec/gcm.h"
 #include "nf/ipsec/sha1.h"
 #include "util/hd.h"
+#if defined(__CUDACC__)
+#include "nf/tile.cuh"
+#endif
 
 namespace gnf::nf {
 
 struct EspSaKeys {
   AesKey encryption;  // GCM's counter mode, CBC's encryption and its IV
   AesKey decryption;  // CBC's decryption
-  GhashKey ghash;     // GCM
+  GhashPowers ghash;  // GCM: H^1 for a thread per packet, H^1 .. H^32 for tiles
   HmacSha1Key hmac;   // HMAC-SHA1-96
 };
 
@@ -81,10 +88,42 @@ struct DeviceEspCipher {
     return true;
   }
 
+#if defined(__CUDACC__)
+  // seal and open on a tile: every lane of `tile` calls them with the same packet and gets the
+  // same answer. The bytes are seal's and open's.
+  __device__ bool seal_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
+    if (sa.auth != EspAuth::Gcm) return tile.from(0, tile.leader() ? seal(sa_index, sa, job) : false);
+    // The IV is in place before any lane reads it into the nonce (the tile's barrier orders memory).
+    if (tile.leader()) esp_gcm_iv(job.seq, esp_iv(job));
+    __syncwarp(tile.mask);
+    const AesBlock tag = gcm_tile(keys[sa_index], esp_gcm_input(sa, job), esp_payload(sa, job), job.payload, true, tile);
+    if (tile.leader()) aes_store(esp_icv(sa, job), tag);
+    return true;
+  }
+
+  __device__ bool open_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
+    if (sa.auth != EspAuth::Gcm) return tile.from(0, tile.leader() ? open(sa_index, sa, job) : false);
+    const AesBlock tag = gcm_tile(keys[sa_index], esp_gcm_input(sa, job), esp_payload(sa, job), job.payload, false, tile);
+    uint8_t bytes[16];
+    aes_store(bytes, tag);
+    return tile.from(0, tile.leader() ? esp_icv_equal(bytes, esp_icv(sa, job), 16) : false);
+  }
+#endif
+
  private:
   GNF_HD AesBlock gcm(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes, bool encrypt) const {
-    return aes_gcm(*tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
+    return aes_gcm(*tables, k.encryption, k.ghash.of[0], in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
   }
+#if defined(__CUDACC__)
+  // Every lane's part of GHASH, XORed over the tile; the tag, in the leader only.
+  __device__ AesBlock gcm_tile(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes,
+                               bool encrypt, const Tile& tile) const {
+    Ghash s = aes_gcm_lane(*tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt,
+                           tile.lane, tile.size);
+    s.hi = tile.xor_all(s.hi), s.lo = tile.xor_all(s.lo);
+    return tile.leader() ? aes_gcm_tag(*tables, k.encryption, in.nonce, s) : AesBlock{};
+  }
+#endif
   GNF_HD static void icv_of(const EspSaKeys& k, const IpsecSa& sa, const EspCryptoJob& job,
                             uint8_t digest[kSha1DigestBytes]) {
     uint8_t high[4];

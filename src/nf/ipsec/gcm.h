@@ -63,10 +63,9 @@ GNF_INLINE void ghash_absorb(const GhashKey& key, Ghash& state, const AesBlock& 
   state = ghash_multiply(key, Ghash{state.hi ^ b.hi, state.lo ^ b.lo});
 }
 
-// Host side, once per key: H = E_K(0) and its multiples by every nibble (H·8 is H itself in the
-// reflected bit order, H·4, H·2, H·1 each one bit further; the rest are sums of those).
-inline GhashKey ghash_key(const AesTables& t, const AesKey& k) {
-  Ghash v = ghash_of(aes_encrypt(t, k, AesBlock{{0, 0, 0, 0}}));
+// Host side: the table of a hash key `v` (H or a power of it): its multiples by every nibble (v·8
+// is v itself in the reflected bit order, v·4, v·2, v·1 each one bit further; the rest are sums).
+inline GhashKey ghash_table(Ghash v) {
   GhashKey out{};
   for (uint32_t bit = 8; bit >= 1; bit /= 2) {
     out.hi[bit] = v.hi, out.lo[bit] = v.lo;
@@ -79,6 +78,30 @@ inline GhashKey ghash_key(const AesTables& t, const AesKey& k) {
     if (i == top) continue;
     out.hi[i] = out.hi[top] ^ out.hi[i - top];
     out.lo[i] = out.lo[top] ^ out.lo[i - top];
+  }
+  return out;
+}
+
+// Host side, once per key: H = E_K(0)'s table.
+inline GhashKey ghash_key(const AesTables& t, const AesKey& k) {
+  return ghash_table(ghash_of(aes_encrypt(t, k, AesBlock{{0, 0, 0, 0}})));
+}
+
+// GCM on a tile of lanes (aes_gcm_lane below) multiplies by H^1 .. H^size: a table for each, 8 KiB
+// per key for tiles of up to 32 lanes. of[0] is ghash_key's.
+inline constexpr uint32_t kGcmMaxTile = 32;
+struct GhashPowers {
+  GhashKey of[kGcmMaxTile];  // of[k - 1]: H^k
+};
+
+inline GhashPowers ghash_powers(const AesTables& t, const AesKey& k) {
+  GhashPowers out;
+  out.of[0] = ghash_key(t, k);
+  const Ghash h = ghash_multiply(out.of[0], Ghash{0x8000000000000000ull, 0});  // 1·H: the reflected field's one
+  Ghash power = h;
+  for (uint32_t i = 1; i < kGcmMaxTile; ++i) {
+    power = ghash_multiply(out.of[0], power);
+    out.of[i] = ghash_table(power);
   }
   return out;
 }
@@ -98,14 +121,67 @@ GNF_INLINE AesBlock aes_gcm(const AesTables& t, const AesKey& k, const GhashKey&
   for (uint32_t at = 0; at < bytes; at += 16) {
     const uint32_t n = bytes - at < 16 ? bytes - at : 16;
     ++counter.w[3];
-    const AesBlock in = aes_load_partial(data + at, n);
+    // Whole blocks without the partial helpers' byte arrays: those live in local memory on a GPU.
+    const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
     const AesBlock out = aes_xor(in, aes_encrypt(t, k, counter));
-    aes_store_partial(data + at, out, n);
+    if (n == 16) aes_store(data + at, out);
+    else aes_store_partial(data + at, out, n);
     ghash_absorb(h, state, encrypt ? aes_truncate(out, n) : in);
   }
   const uint64_t aad_bits = uint64_t(aad_bytes) * 8, data_bits = uint64_t(bytes) * 8;
   ghash_absorb(h, state, AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}});
   return aes_xor(tag_mask, AesBlock{{uint32_t(state.hi >> 32), uint32_t(state.hi), uint32_t(state.lo >> 32), uint32_t(state.lo)}});
+}
+
+// GCM split over a tile of `size` lanes (1 to kGcmMaxTile; nf/tile.cuh), lane `lane`'s part: the
+// same bytes as aes_gcm, with the counter blocks and GHASH's multiplications dealt out round-robin.
+// GHASH is S = sum of X_i·H^(m-i) over the m blocks (aad, ciphertext, lengths). Zero blocks put in
+// front change nothing (the state starts at zero), so with P of them m + P = R·size, and block j of
+// the padded list is lane j % size's. Each lane runs Horner's rule with H^size over its R blocks and
+// multiplies the result by H^(size - lane); the XOR of every lane's value is S. A lane's blocks
+// are `size` blocks apart, so a tile's lanes read and write neighbouring bytes at every step.
+// Encrypts (or decrypts) the lane's payload blocks in place and returns its part of S;
+// aes_gcm_tag turns the XOR of the parts into the tag.
+GNF_INLINE Ghash aes_gcm_lane(const AesTables& t, const AesKey& k, const GhashPowers& h, const uint8_t* nonce,
+                              const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt,
+                              uint32_t lane, uint32_t size) {
+  const uint32_t aad_blocks = (aad_bytes + 15) / 16, data_blocks = (bytes + 15) / 16;
+  const uint32_t blocks = aad_blocks + data_blocks + 1;
+  const uint32_t padding = (size - blocks % size) % size;
+  const GhashKey& step = h.of[size - 1];
+  const AesBlock j0{{wire::load_be32(nonce), wire::load_be32(nonce + 4), wire::load_be32(nonce + 8), 1}};
+  Ghash y{0, 0};
+  for (uint32_t j = lane; j < blocks + padding; j += size) {
+    if (j >= size) y = ghash_multiply(step, y);
+    if (j < padding) continue;
+    const uint32_t i = j - padding;
+    AesBlock x;
+    if (i < aad_blocks) {
+      const uint32_t at = 16 * i, n = aad_bytes - at < 16 ? aad_bytes - at : 16;
+      x = aes_load_partial(aad + at, n);
+    } else if (i < aad_blocks + data_blocks) {
+      const uint32_t b = i - aad_blocks, at = 16 * b, n = bytes - at < 16 ? bytes - at : 16;
+      AesBlock counter = j0;
+      counter.w[3] += 1 + b;
+      const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
+      const AesBlock out = aes_xor(in, aes_encrypt(t, k, counter));
+      if (n == 16) aes_store(data + at, out);
+      else aes_store_partial(data + at, out, n);
+      x = encrypt ? aes_truncate(out, n) : in;
+    } else {
+      const uint64_t aad_bits = uint64_t(aad_bytes) * 8, data_bits = uint64_t(bytes) * 8;
+      x = AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}};
+    }
+    const Ghash g = ghash_of(x);
+    y.hi ^= g.hi, y.lo ^= g.lo;
+  }
+  return ghash_multiply(h.of[size - 1 - lane], y);
+}
+
+// The tag from S, the XOR of every lane's aes_gcm_lane: E_K(J0) XOR S.
+GNF_INLINE AesBlock aes_gcm_tag(const AesTables& t, const AesKey& k, const uint8_t* nonce, const Ghash& s) {
+  const AesBlock j0{{wire::load_be32(nonce), wire::load_be32(nonce + 4), wire::load_be32(nonce + 8), 1}};
+  return aes_xor(aes_encrypt(t, k, j0), AesBlock{{uint32_t(s.hi >> 32), uint32_t(s.hi), uint32_t(s.lo >> 32), uint32_t(s.lo)}});
 }
 
 }  // namespace gnf::nf

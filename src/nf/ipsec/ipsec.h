@@ -70,12 +70,10 @@ GNF_INLINE uint64_t ipsec_take_sequence(uint64_t* counter, bool esn) {
   return seq <= esp_last_sequence(esn) ? seq : 0;
 }
 
-// One frame from the protected side: `data`/`len` are updated to the frame to send. Returns the
-// counter to count it under: kIpsecOutProtected or kIpsecBypassed to forward it, else a drop.
-// `sa_index` is the SA that took it (per-SA counters), or kIpsecNoSa when none did.
-template <typename Cipher>
-GNF_HD IpsecCounter ipsec_outbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len,
-                                   FrameRoom room, uint32_t& sa_index) {
+// Outbound up to the cipher: kIpsecGoOn with the frame encapsulated around `job`, whose payload
+// is then to be sealed under SA `sa_index`; any other counter ends the frame (ipsec_outbound).
+GNF_HD inline IpsecCounter ipsec_outbound_prepare(const IpsecView& v, uint8_t*& data, uint32_t& len, FrameRoom room,
+                                                  uint32_t& sa_index, EspCryptoJob& job) {
   sa_index = kIpsecNoSa;
   EspIp ip;
   if (!esp_parse_frame(data, len, ip)) return kIpsecDropBadHeader;
@@ -86,19 +84,27 @@ GNF_HD IpsecCounter ipsec_outbound(const IpsecView& v, Cipher& cipher, uint8_t*&
   const IpsecSa& sa = v.sas[policy.sa];
   const uint64_t seq = ipsec_take_sequence(&v.sequences[policy.sa], sa.esn);
   if (seq == 0) return kIpsecDropSequenceOverflow;
-  EspCryptoJob job;
-  const IpsecCounter layout = esp_encapsulate(sa, seq, ip, data, len, room, job);
-  if (layout != kIpsecGoOn) return layout;
-  return cipher.seal(policy.sa, sa, job) ? kIpsecOutProtected : kIpsecDropCryptoError;
+  return esp_encapsulate(sa, seq, ip, data, len, room, job);
 }
 
-// One frame from the unprotected side: `data`/`len` are updated to the decapsulated frame. Returns
-// kIpsecInDecrypted or kIpsecBypassed to forward it, else a drop; `sa_index` as for outbound.
+// One frame from the protected side: `data`/`len` are updated to the frame to send. Returns the
+// counter to count it under: kIpsecOutProtected or kIpsecBypassed to forward it, else a drop.
+// `sa_index` is the SA that took it (per-SA counters), or kIpsecNoSa when none did.
 template <typename Cipher>
-GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len,
-                                  uint32_t& sa_index) {
+GNF_HD IpsecCounter ipsec_outbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len,
+                                   FrameRoom room, uint32_t& sa_index) {
+  EspCryptoJob job;
+  const IpsecCounter c = ipsec_outbound_prepare(v, data, len, room, sa_index, job);
+  if (c != kIpsecGoOn) return c;
+  return cipher.seal(sa_index, v.sas[sa_index], job) ? kIpsecOutProtected : kIpsecDropCryptoError;
+}
+
+// Inbound up to the cipher: kIpsecGoOn with `job` (its sequence number inferred and inside the
+// window) to be opened under SA `sa_index`, and the outer header in `ip` for ipsec_inbound_finish;
+// any other counter ends the frame.
+GNF_HD inline IpsecCounter ipsec_inbound_prepare(const IpsecView& v, uint8_t* data, uint32_t len, uint32_t& sa_index,
+                                                 EspCryptoJob& job, EspIp& ip) {
   sa_index = kIpsecNoSa;
-  EspIp ip;
   if (!esp_parse_frame(data, len, ip)) return kIpsecDropBadHeader;
   uint8_t* ip_start = data + net::kEthHeaderBytes;
   if (ip.proto != kIpProtoEsp) {
@@ -115,17 +121,23 @@ GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& 
   sa_index = ipsec_inbound_sa(v, wire::load_be32(esp));
   if (sa_index == kIpsecNoSa) return kIpsecDropUnknownSpi;
   const IpsecSa& sa = v.sas[sa_index];
-  EspCryptoJob job;
   const IpsecCounter layout = esp_locate(sa, ip, ip_start, job);
   if (layout != kIpsecGoOn) return layout;
 
   ReplayWindow& window = v.windows[sa_index];
   job.seq = replay_infer_sequence(window, sa.replay_window, sa.esn, wire::load_be32(esp + 4));
-  ReplayVerdict replay = replay_check(window, sa.replay_window, job.seq);
+  const ReplayVerdict replay = replay_check(window, sa.replay_window, job.seq);
   if (replay == ReplayVerdict::Replayed) return kIpsecDropReplayed;
   if (replay == ReplayVerdict::OutsideWindow) return kIpsecDropOutsideWindow;
-  if (!cipher.open(sa_index, sa, job)) return kIpsecDropIcvMismatch;
-  replay = replay_accept(window, sa.replay_window, job.seq);
+  return kIpsecGoOn;
+}
+
+// Inbound after the ICV was good and the payload decrypted: the window moves, then decapsulation
+// and the inner policy check. `data`/`len` are updated to the decapsulated frame.
+GNF_HD inline IpsecCounter ipsec_inbound_finish(const IpsecView& v, uint32_t sa_index, const EspIp& ip,
+                                                const EspCryptoJob& job, uint8_t*& data, uint32_t& len) {
+  const IpsecSa& sa = v.sas[sa_index];
+  const ReplayVerdict replay = replay_accept(v.windows[sa_index], sa.replay_window, job.seq);
   if (replay == ReplayVerdict::Replayed) return kIpsecDropReplayed;
   if (replay == ReplayVerdict::OutsideWindow) return kIpsecDropOutsideWindow;
 
@@ -135,6 +147,19 @@ GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& 
   const SpdEntry policy = spd_lookup(v.in_spd, data + net::kEthHeaderBytes, inner);
   if (policy.action != SpAction::Protect || policy.sa != sa_index) return kIpsecDropPolicyMismatch;
   return kIpsecInDecrypted;
+}
+
+// One frame from the unprotected side: `data`/`len` are updated to the decapsulated frame. Returns
+// kIpsecInDecrypted or kIpsecBypassed to forward it, else a drop; `sa_index` as for outbound.
+template <typename Cipher>
+GNF_HD IpsecCounter ipsec_inbound(const IpsecView& v, Cipher& cipher, uint8_t*& data, uint32_t& len,
+                                  uint32_t& sa_index) {
+  EspCryptoJob job;
+  EspIp ip;
+  const IpsecCounter c = ipsec_inbound_prepare(v, data, len, sa_index, job, ip);
+  if (c != kIpsecGoOn) return c;
+  if (!cipher.open(sa_index, v.sas[sa_index], job)) return kIpsecDropIcvMismatch;
+  return ipsec_inbound_finish(v, sa_index, ip, job, data, len);
 }
 
 // The same, for callers that keep no per-SA counters.

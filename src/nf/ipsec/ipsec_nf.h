@@ -62,12 +62,45 @@ struct IpsecNfView {
       IpsecCounter c = (unprotected_ports >> p.in_port) & 1
                            ? ipsec_inbound(*tables, cipher, data, len, sa)
                            : ipsec_outbound(*tables, cipher, data, len, FrameRoom{p.headroom, p.tailroom}, sa);
-      if (ipsec_forwards(c) && !packet_reframe(p, data, len)) c = kIpsecDropNoRoom;
-      ++counters.value[c];
-      if (sa != kIpsecNoSa) add_relaxed(&sa_counters[size_t(sa) * kIpsecCounterCount + c], 1);
-      if (!ipsec_forwards(c)) p.verdict = Verdict::Drop;
+      settle(p, data, len, sa, c, counters);
     }
   }
+
+#if defined(__CUDACC__)
+  // A packet on a tile (nf/tile.cuh): the leader alone does what happens once per packet (SPD,
+  // sequence number, anti-replay window, encapsulation, counters), all the tile's lanes run the
+  // cipher (DeviceEspCipher::seal_tile: GCM's blocks dealt out over them). The same bytes and
+  // counters as process().
+  static constexpr bool kTiled = true;
+  __device__ void process_tile(PacketRef& p, NfCounters& counters, const Tile& tile) const {
+    if (p.verdict != Verdict::Forward) return;
+    const bool inbound = (unprotected_ports >> p.in_port) & 1;
+    uint8_t* data = p.data;
+    uint32_t len = p.len, sa = kIpsecNoSa;
+    EspCryptoJob job{};
+    EspIp ip;
+    IpsecCounter c = kIpsecGoOn;
+    if (tile.leader())
+      c = inbound ? ipsec_inbound_prepare(*tables, data, len, sa, job, ip)
+                  : ipsec_outbound_prepare(*tables, data, len, FrameRoom{p.headroom, p.tailroom}, sa, job);
+    // The leader's writes (the new headers) are in place before the other lanes read the packet.
+    __syncwarp(tile.mask);
+    if (tile.from(0, uint32_t(c)) == kIpsecGoOn) {
+      sa = tile.from(0, sa);
+      job.esp = reinterpret_cast<uint8_t*>(tile.from(0, reinterpret_cast<unsigned long long>(job.esp)));
+      job.payload = tile.from(0, job.payload);
+      job.seq = tile.from(0, static_cast<unsigned long long>(job.seq));
+      const IpsecSa& s = tables->sas[sa];
+      const bool good = inbound ? device_cipher.open_tile(sa, s, job, tile) : device_cipher.seal_tile(sa, s, job, tile);
+      // Every lane's plaintext is in place before the leader reads the trailer to decapsulate.
+      __syncwarp(tile.mask);
+      if (tile.leader())
+        c = !good ? (inbound ? kIpsecDropIcvMismatch : kIpsecDropCryptoError)
+                  : inbound ? ipsec_inbound_finish(*tables, sa, ip, job, data, len) : kIpsecOutProtected;
+    }
+    if (tile.leader()) settle(p, data, len, sa, c, counters);
+  }
+#endif
 
   GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
 #if defined(__CUDA_ARCH__)
@@ -75,6 +108,15 @@ struct IpsecNfView {
 #else
     ipsec_process_on_host(*this, batch, counters);
 #endif
+  }
+
+ private:
+  // A packet's outcome `c`: the frame becomes data/len, counted (per SA too), dropped unless forwarded.
+  GNF_HD void settle(PacketRef& p, uint8_t* data, uint32_t len, uint32_t sa, IpsecCounter c, NfCounters& counters) const {
+    if (ipsec_forwards(c) && !packet_reframe(p, data, len)) c = kIpsecDropNoRoom;
+    ++counters.value[c];
+    if (sa != kIpsecNoSa) add_relaxed(&sa_counters[size_t(sa) * kIpsecCounterCount + c], 1);
+    if (!ipsec_forwards(c)) p.verdict = Verdict::Drop;
   }
 };
 
