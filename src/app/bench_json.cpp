@@ -91,26 +91,6 @@ nlohmann::json trial_json(const Trial& trial, const path::Pipeline& pipeline) {
           {"nic_dma", c.path == ctl::PathKind::Bypass ? "gpu-agent" : "host"}};
 }
 
-// Adds the change of each counter between two snapshots of a block to the loss cause it is filed under.
-template <typename Block>
-void add_losses(uint64_t (&lost)[std::size(kLossNames)], const Block& before, const Block& after) {
-  for (const auto& field : Block::kFields)
-    if (field.loss != Loss::None) lost[size_t(field.loss)] += after.*field.member - before.*field.member;
-}
-
-// Counter deltas between the window snapshot and the end, by where a frame died. The window's
-// edges are approximate here: the deltas also hold drops of warm-up frames still in flight as
-// the window opened, so they cover at least every drop of a window frame (bench.cpp says why).
-nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b) {
-  uint64_t lost[std::size(kLossNames)] = {};
-  for (size_t i = 0; i < b.ports.size(); ++i) add_losses<nic::PortCounterValues>(lost, a.ports[i], b.ports[i]);
-  add_losses(lost, a.driver, b.driver);
-  nlohmann::json where;
-  for (size_t cause = size_t(Loss::None) + 1; cause < std::size(kLossNames); ++cause)
-    where[kLossNames[cause]] = lost[cause];
-  return where;
-}
-
 // latency_json with every key of the schema even when nothing was measured (all 0 then, as
 // LatencyHistogram answers).
 nlohmann::json latency_with_every_key(const wire::LatencyHistogram& h) {
@@ -169,14 +149,21 @@ nlohmann::json pcie_json(const path::Snapshot& a, const path::Snapshot& b, uint6
 // Whether the NIC model kept up with the wire in the window: frames it took off the wire more
 // than nic::kLateFrameNs after they arrived, and of those, frames held for room (PortCounters::
 // wire_held_frames). Latency and rate then describe the model, not the path.
+// On the tx side: polls that came long after the one before and found frames waiting
+// (PortCounters::tx_stalls), the frames they found, and the longest gap since the run began.
 nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapshot& b) {
-  uint64_t late = 0, held = 0, max_lag = 0;
+  uint64_t late = 0, held = 0, max_lag = 0, stalls = 0, stalled = 0, max_stall = 0;
   for (size_t i = 0; i < b.ports.size(); ++i) {
     late += b.ports[i].wire_late_frames - a.ports[i].wire_late_frames;
     held += b.ports[i].wire_held_frames - a.ports[i].wire_held_frames;
     max_lag = std::max(max_lag, b.ports[i].wire_lag_max_ns);
+    stalls += b.ports[i].tx_stalls - a.ports[i].tx_stalls;
+    stalled += b.ports[i].tx_stalled_frames - a.ports[i].tx_stalled_frames;
+    max_stall = std::max(max_stall, b.ports[i].tx_stall_max_ns);
   }
-  return {{"late_frames", late}, {"held_frames", held}, {"late_threshold_ns", nic::kLateFrameNs}, {"max_lag_ns", max_lag}};
+  return {{"late_frames", late},         {"held_frames", held},          {"late_threshold_ns", nic::kLateFrameNs},
+          {"max_lag_ns", max_lag},       {"tx_stalls", stalls},           {"tx_stalled_frames", stalled},
+          {"tx_stall_max_ns", max_stall}};
 }
 
 // How one GPU persistent loop went round in the window (per block): rounds a second, and the
@@ -222,7 +209,15 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
   uint64_t tail_writes = run.end.driver.tail_writes - run.at_window.driver.tail_writes;
   nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), double(run.stop_ns - run.start_ns) / 1e9);
   nlohmann::json nic_model = nic_model_health_json(run.at_window, run.end);
-  nlohmann::json model_bound = model_bound_json(cpu, nic_model["late_frames"].get<uint64_t>(), sent, run.on_schedule);
+  ModelHealth health;
+  health.late_frames = nic_model["late_frames"].get<uint64_t>();
+  health.sent = sent;
+  health.on_schedule = run.on_schedule;
+  health.tx_stalls = nic_model["tx_stalls"].get<uint64_t>();
+  health.tx_stalled_frames = nic_model["tx_stalled_frames"].get<uint64_t>();
+  health.tx_stall_max_ns = nic_model["tx_stall_max_ns"].get<uint64_t>();
+  health.tx_ring_lost = loss["where"]["tx_ring"].get<uint64_t>();
+  nlohmann::json model_bound = model_bound_json(cpu, health);
   return {{"sent", sent},
           {"on_schedule", run.on_schedule},
           {"received", m.received},
@@ -248,7 +243,27 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
           {"gpu_clock", gpu_clock_json(pipeline.gpu_clock())}};
 }
 
+// Adds the change of each counter between two snapshots of a block to the loss cause it is filed under.
+template <typename Block>
+void add_losses(uint64_t (&lost)[std::size(kLossNames)], const Block& before, const Block& after) {
+  for (const auto& field : Block::kFields)
+    if (field.loss != Loss::None) lost[size_t(field.loss)] += after.*field.member - before.*field.member;
+}
+
 }  // namespace
+
+// Counter deltas between the window snapshot and the end, by where a frame died. The window's
+// edges are approximate here: the deltas also hold drops of warm-up frames still in flight as
+// the window opened, so they cover at least every drop of a window frame (bench.cpp says why).
+nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b) {
+  uint64_t lost[std::size(kLossNames)] = {};
+  for (size_t i = 0; i < b.ports.size(); ++i) add_losses<nic::PortCounterValues>(lost, a.ports[i], b.ports[i]);
+  add_losses(lost, a.driver, b.driver);
+  nlohmann::json where;
+  for (size_t cause = size_t(Loss::None) + 1; cause < std::size(kLossNames); ++cause)
+    where[kLossNames[cause]] = lost[cause];
+  return where;
+}
 
 nlohmann::json bench_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run,
                           const nlohmann::json& environment) {

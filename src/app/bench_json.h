@@ -24,6 +24,10 @@ struct TrialRun {
   std::string output_error;  // a sink that could not write its file ("" if none)
 };
 
+// Frames lost between two snapshots by where they died: {"nic_rx_buffer", "rx_ring", "tx_ring",
+// "nf_drop", "to_host", "other"} (util/counter.h's Loss), each the change of the counters filed there.
+nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b);
+
 // Only after the pipeline stopped.
 nlohmann::json bench_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run,
                           const nlohmann::json& environment);

@@ -62,6 +62,7 @@ nlohmann::json nic_model_json(const path::PortStats& p) {
             {"held_frames", p.wire_held_frames},
             {"late_threshold_ns", nic::kLateFrameNs}}},
           {"tx_rounds", p.tx_rounds},
+          {"tx_stalls", {{"count", p.tx_stalls}, {"frames", p.tx_stalled_frames}, {"max_ns", p.tx_stall_max_ns}}},
           {"queue_groups", p.queue_groups}};
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/bench_json.h"
 #include "app/control_plane.h"
 #include "app/ctl_server.h"
 #include "app/interrupts.h"
@@ -34,14 +35,19 @@ constexpr uint64_t kSettleNs = 100'000'000;
 // taken late since `settled` (none if the run ended before it).
 void add_limits(nlohmann::json& summary, const path::Pipeline& pipeline, const std::optional<path::Snapshot>& settled,
                 const path::Snapshot& end) {
-  uint64_t late = 0, sent = 0;
+  ModelHealth health;
   if (settled) {
-    for (size_t i = 0; i < end.ports.size(); ++i)
-      late += end.ports[i].wire_late_frames - settled->ports[i].wire_late_frames;
-    sent = end.offered() - settled->offered();
+    for (size_t i = 0; i < end.ports.size(); ++i) {
+      health.late_frames += end.ports[i].wire_late_frames - settled->ports[i].wire_late_frames;
+      health.tx_stalls += end.ports[i].tx_stalls - settled->ports[i].tx_stalls;
+      health.tx_stalled_frames += end.ports[i].tx_stalled_frames - settled->ports[i].tx_stalled_frames;
+      health.tx_stall_max_ns = std::max(health.tx_stall_max_ns, end.ports[i].tx_stall_max_ns);
+    }
+    health.sent = end.offered() - settled->offered();
+    health.tx_ring_lost = loss_where_json(*settled, end)["tx_ring"].get<uint64_t>();
   }
   const nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), summary["duration_s"].get<double>());
-  summary["model_bound"] = model_bound_json(cpu, late, sent, true);
+  summary["model_bound"] = model_bound_json(cpu, health);
   summary["host_load"] = host_load_json(cpu);
 }
 

@@ -59,7 +59,8 @@ nlohmann::json cpu_json(const std::vector<ThreadCpu>& threads, double wall_s) {
   return j;
 }
 
-nlohmann::json model_bound_json(const nlohmann::json& cpu, uint64_t late, uint64_t sent, bool on_schedule) {
+nlohmann::json model_bound_json(const nlohmann::json& cpu, const ModelHealth& health) {
+  const uint64_t late = health.late_frames, sent = health.sent;
   const nlohmann::json& nic = cpu["nic"];
   const double thread_seconds = nic["threads"].get<double>() * cpu["wall_s"].get<double>();
   nlohmann::json share = nullptr;
@@ -72,12 +73,19 @@ nlohmann::json model_bound_json(const nlohmann::json& cpu, uint64_t late, uint64
   if (late > 0 && ratio(double(late), double(sent)) >= kModelBoundLateShare)
     reasons.push_back(fmt::format("NIC model late on {} frames ({:.2f} % of those sent)", late,
                                   100 * ratio(double(late), double(sent))));
-  if (!on_schedule) reasons.push_back("generator behind schedule: the load was not offered");
+  if (!health.on_schedule) reasons.push_back("generator behind schedule: the load was not offered");
+  // However few: each such loss is a frame the hardware, whose DMA never stops, would have sent.
+  if (health.tx_stalled_frames > 0 && health.tx_ring_lost > 0)
+    reasons.push_back(fmt::format("NIC model's tx side away {} times (up to {:.0f} us, {} frames waiting) and {} frames "
+                                  "lost in the tx rings",
+                                  health.tx_stalls, double(health.tx_stall_max_ns) / 1e3, health.tx_stalled_frames,
+                                  health.tx_ring_lost));
   return {{"bound", !reasons.empty()},
           {"nic_busy_share", share},
           {"busy_threshold", kModelBoundBusyShare},
           {"late_frames", late},
           {"late_share_threshold", kModelBoundLateShare},
+          {"tx_stalls", health.tx_stalls},
           {"reasons", reasons}};
 }
 

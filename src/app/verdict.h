@@ -17,11 +17,25 @@ namespace gnf::app {
 // the wire (generator, sinks) inside the NIC-model threads.
 nlohmann::json cpu_json(const std::vector<ThreadCpu>& threads, double wall_s);
 
+// What the NIC model's own counters say of a run (nic/port_counters.h's diagnostics), beside the
+// frames sent and the frames lost in the tx rings.
+struct ModelHealth {
+  uint64_t late_frames = 0;  // taken off the wire more than nic::kLateFrameNs late
+  uint64_t sent = 0;
+  bool on_schedule = true;   // the generator kept its schedule
+  uint64_t tx_stalls = 0;    // polls of the tx side long after the one before that found frames waiting
+  uint64_t tx_stalled_frames = 0;
+  uint64_t tx_stall_max_ns = 0;
+  uint64_t tx_ring_lost = 0;  // frames lost in the tx rings (loss "tx_ring")
+};
+
 // Whether the NIC model, not the path, was the limit: its threads (cpu_json's "nic") busy at least
-// a threshold of the time, a share of the `sent` frames taken off the wire late (`late_frames`), or
-// the generator behind its schedule. {"bound", "nic_busy_share", "busy_threshold", "late_frames",
-// "late_share_threshold", "reasons"}; the rate measured is then the model's, never the path's.
-nlohmann::json model_bound_json(const nlohmann::json& cpu, uint64_t late_frames, uint64_t sent, bool on_schedule);
+// a threshold of the time, a share of the frames sent taken off the wire late, the generator behind
+// its schedule, or frames lost in the tx rings while the model's tx side was away (a stalled NIC
+// drains no ring). {"bound", "nic_busy_share", "busy_threshold", "late_frames",
+// "late_share_threshold", "tx_stalls", "reasons"}; the rate measured is then the model's, never the
+// path's.
+nlohmann::json model_bound_json(const nlohmann::json& cpu, const ModelHealth& health);
 
 // Whether the machine gave the poll-mode threads their cores: each spins on one, so a role whose
 // threads ran less than a threshold of the time they were awake waited for a core that other work (or more

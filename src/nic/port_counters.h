@@ -57,6 +57,14 @@ struct PortCountersOf {
   T wire_held_frames{};
   // Transmit rounds that sent something (each: one descriptor fetch, one packet read).
   T tx_rounds{};
+  // The transmit side's health, not an 82599 counter: polls of the tx rings (or the GPU agent's tx
+  // FIFOs) that came more than kLateFrameNs after the group's previous one and found frames
+  // waiting. The 82599 fetches descriptors as soon as TDT moves; a model thread the VM stopped does
+  // not, and meanwhile the driver may find its ring full and drop (tx_ring loss the hardware would
+  // not have had). Each such poll counts once, with the frames it found waiting and its gap.
+  T tx_stalls{};
+  T tx_stalled_frames{};
+  T tx_stall_max_ns{};
 
   // Named as the JSON summary names them, drops in the per-second stats line's order. The
   // summary's nic_model reports the diagnostics as a maximum, a mean and a count.
@@ -81,6 +89,9 @@ struct PortCountersOf {
       {"wire_late_frames", &PortCountersOf::wire_late_frames, Role::Diagnostic},
       {"wire_held_frames", &PortCountersOf::wire_held_frames, Role::Diagnostic},
       {"tx_rounds", &PortCountersOf::tx_rounds, Role::Diagnostic},
+      {"tx_stalls", &PortCountersOf::tx_stalls, Role::Diagnostic},
+      {"tx_stalled_frames", &PortCountersOf::tx_stalled_frames, Role::Diagnostic},
+      {"tx_stall_max_ns", &PortCountersOf::tx_stall_max_ns, Role::Diagnostic},
   };
 };
 static_assert(std::size(PortCountersOf<Counter>::kFields) * sizeof(Counter) == sizeof(PortCountersOf<Counter>),
@@ -100,11 +111,13 @@ struct PortCounterSnapshot : PortCounterValues {
   std::array<uint64_t, kMaxQueues> tx_queue_packets{};
 };
 
-// Adds a queue group's counters to a port's; the longest wire lag is the largest of them.
+// Adds a queue group's counters to a port's; the longest wire lag and tx stall are the largest of them.
 inline void add_port_counters(PortCounterSnapshot& into, const PortCounters& from) {
   const uint64_t lag_max = std::max(into.wire_lag_max_ns, from.wire_lag_max_ns.get());
+  const uint64_t stall_max = std::max(into.tx_stall_max_ns, from.tx_stall_max_ns.get());
   add_counters(into, static_cast<const PortCountersOf<Counter>&>(from));
   into.wire_lag_max_ns = lag_max;
+  into.tx_stall_max_ns = stall_max;
   for (uint32_t q = 0; q < kMaxQueues; ++q) {
     into.rx_queue_packets[q] += from.rx_queue_packets[q].get();
     into.rx_queue_drops[q] += from.rx_queue_drops[q].get();

@@ -451,10 +451,24 @@ bool QueueGroup::loop_back(uint64_t now_ps) {
 bool QueueGroup::poll_tx(uint64_t now_ns, Clock live_clock) {
   if (port_.options().loopback) return false;  // the rx side owns the tx line
   const uint64_t now_ps = now_ns * 1000;
-  const bool moved = dma_side_ == DmaSide::Host ? transmit_rings(now_ps, live_clock) : transmit_fifos(now_ps, live_clock);
+  uint64_t waiting = 0;
+  const bool moved = dma_side_ == DmaSide::Host ? transmit_rings(now_ps, live_clock, waiting)
+                                                : transmit_fifos(now_ps, live_clock, waiting);
+  note_tx_stall(now_ps, waiting);
   if (moved) counters_.tx_rounds.add();
   if (sink_) sink_->flush();
   return moved;
+}
+
+// A poll that found `waiting` frames long after the one before it: the model's tx side was away
+// (PortCounters::tx_stalls). Tests that step time themselves see their steps as gaps.
+void QueueGroup::note_tx_stall(uint64_t now_ps, uint64_t waiting) {
+  const uint64_t gap_ps = last_tx_poll_ps_ != 0 && now_ps > last_tx_poll_ps_ ? now_ps - last_tx_poll_ps_ : 0;
+  last_tx_poll_ps_ = std::max(last_tx_poll_ps_, now_ps);
+  if (waiting == 0 || gap_ps <= kLateFrameNs * 1000) return;
+  counters_.tx_stalls.add();
+  counters_.tx_stalled_frames.add(waiting);
+  if (gap_ps / 1000 > counters_.tx_stall_max_ns.get()) counters_.tx_stall_max_ns.set(gap_ps / 1000);
 }
 
 // The time to send frames an acquire just found (poll_tx).
@@ -464,7 +478,7 @@ static uint64_t after_acquire(uint64_t now_ps, QueueGroup::Clock live_clock) {
 
 // One round of transmit DMA over this group's tx queues: fetch what each has pending (up to a
 // burst), as much as the tx packet buffer takes, send it, write back and move the heads.
-bool QueueGroup::transmit_rings(uint64_t now_ps, Clock live_clock) {
+bool QueueGroup::transmit_rings(uint64_t now_ps, Clock live_clock, uint64_t& waiting) {
   bool moved = false;
   const PortOptions& o = port_.options();
   for (TxQueue& q : tx_) {
@@ -480,6 +494,7 @@ bool QueueGroup::transmit_rings(uint64_t now_ps, Clock live_clock) {
     if (pending >= entries) counters_.tx_overrun.add(pending / entries * entries);
     q.last_tdt = tdt;
     if (q.tdh == tdt) continue;
+    waiting += (tdt + entries - q.tdh) % entries;
     now_ps = after_acquire(now_ps, live_clock);
     const uint32_t count = std::min((tdt + entries - q.tdh) % entries, kTxBurst);
     auto* ring = at<ixgbe_adv_tx_desc>(reg_addr64(t.TDBAL, t.TDBAH));
@@ -529,13 +544,14 @@ bool QueueGroup::transmit_rings(uint64_t now_ps, Clock live_clock) {
 
 // The GPU agent has fetched these frames from the tx rings into the queues' FIFOs; they go onto
 // the line from there.
-bool QueueGroup::transmit_fifos(uint64_t now_ps, Clock live_clock) {
+bool QueueGroup::transmit_fifos(uint64_t now_ps, Clock live_clock, uint64_t& waiting) {
   bool moved = false;
   for (TxQueue& q : tx_) {
     const FrameFifoRef& f = q.fifo->ref();
     // Acquire: the agent's records and bytes before `produced` are visible.
     const uint32_t produced = load_acquire_sys(f.produced);
     if (produced == q.consumer) continue;
+    waiting += produced - q.consumer;
     now_ps = after_acquire(now_ps, live_clock);
     int64_t budget = line_budget_ps(now_ps);
     uint64_t wire_ps = 0;

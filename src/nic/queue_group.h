@@ -113,8 +113,9 @@ class QueueGroup {
   bool dma_to_rx_rings();
   bool reclaim_from_agent();
   bool loop_back(uint64_t now_ps);
-  bool transmit_rings(uint64_t now_ps, Clock live_clock);
-  bool transmit_fifos(uint64_t now_ps, Clock live_clock);
+  bool transmit_rings(uint64_t now_ps, Clock live_clock, uint64_t& waiting);
+  bool transmit_fifos(uint64_t now_ps, Clock live_clock, uint64_t& waiting);
+  void note_tx_stall(uint64_t now_ps, uint64_t waiting);
   bool update_stall(RxQueue& q, bool stalled);
   void hold(const Arrival& a, uint64_t lag_ps, uint64_t& held, uint64_t& lag_sum_ps, uint64_t& late);
   void settle_buffer_credit(bool idle);
@@ -149,6 +150,7 @@ class QueueGroup {
   bool late_last_ = true;
   uint64_t held_arrival_ps_ = ~uint64_t(0);  // the frame last held, counted once
   uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
+  uint64_t last_tx_poll_ps_ = 0;    // when poll_tx last looked (0: not yet); PortCounters::tx_stalls
   // One transmit batch, kept between polls so the hot path does not allocate.
   struct Departure {
     const uint8_t* data;

@@ -187,7 +187,8 @@ def main():
                      "packet_bytes": {"to_memory": 0, "from_memory": 0},
                      "descriptor_bytes": {"to_memory": 0, "from_memory": 0}},
             "tail_writes_per_packet": 2.0 / batch,
-            "nic_model": {"late_frames": late, "held_frames": 0, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800},
+            "nic_model": {"late_frames": late, "held_frames": 0, "late_threshold_ns": 10000, "max_lag_ns": 20000 if late else 800,
+                          "tx_stalls": 0, "tx_stalled_frames": 0, "tx_stall_max_ns": 0},
             "model_bound": model_bound(nic_busy_share, late, sent),
             "host_load": host_load(bool(os.environ.get("FAKE_GNF_HOST_LOADED"))),
         },
@@ -207,7 +208,7 @@ def model_bound(nic_busy_share, late, sent):
     if late and late / sent >= 0.01:
         reasons.append("NIC model late on %d frames (%.2f %% of those sent)" % (late, 100 * late / sent))
     return {"bound": bool(reasons), "nic_busy_share": nic_busy_share, "busy_threshold": 0.9, "late_frames": late,
-            "late_share_threshold": 0.01, "reasons": reasons}
+            "late_share_threshold": 0.01, "tx_stalls": 0, "reasons": reasons}
 
 
 def host_load(loaded):

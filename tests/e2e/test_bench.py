@@ -48,9 +48,10 @@ SCHEMA = {
                  "packet_bytes": {"to_memory": int, "from_memory": int},
                  "descriptor_bytes": {"to_memory": int, "from_memory": int}},
         "tail_writes_per_packet": NUMBER,
-        "nic_model": {"late_frames": int, "held_frames": int, "late_threshold_ns": int, "max_lag_ns": int},
+        "nic_model": {"late_frames": int, "held_frames": int, "late_threshold_ns": int, "max_lag_ns": int,
+                      "tx_stalls": int, "tx_stalled_frames": int, "tx_stall_max_ns": int},
         "model_bound": {"bound": bool, "nic_busy_share": (type(None), int, float), "busy_threshold": NUMBER,
-                        "late_frames": int, "late_share_threshold": NUMBER, "reasons": [str]},
+                        "late_frames": int, "late_share_threshold": NUMBER, "tx_stalls": int, "reasons": [str]},
         "host_load": {"loaded": bool, "cpu_share": (type(None), int, float), "threshold": NUMBER, "reasons": [str]},
         "gpu_loops": {"driver": {"rounds_per_s": NUMBER, "round_ns": NUMBER, "phase_ns": dict},
                       "agent_rx": {"rounds_per_s": NUMBER, "round_ns": NUMBER, "phase_ns": dict},
@@ -124,13 +125,16 @@ def test_a_short_cpu_trial_writes_every_key_of_the_schema_and_loses_nothing(gnf)
 
 def assert_model_bound_follows_the_rule(r):
     """SCHEMA.md: model-bound when the NIC-model threads' busy share reaches its threshold, the share of
-    frames taken off the wire late reaches its own, or the generator fell behind; a reason for each."""
+    frames taken off the wire late reaches its own, the generator fell behind, or frames were lost in
+    the tx rings while the model's tx side was away; a reason for each."""
     mb, nic, wall_s = r["model_bound"], r["cpu"]["nic"], r["cpu"]["wall_s"]
     assert mb["busy_threshold"] == 0.9 and mb["late_frames"] == r["nic_model"]["late_frames"]
+    assert mb["tx_stalls"] == r["nic_model"]["tx_stalls"]
     assert mb["nic_busy_share"] == pytest.approx(nic["busy_s"] / (nic["threads"] * wall_s))
     late_share = mb["late_frames"] / r["sent"] if r["sent"] else 0
     expected = [mb["nic_busy_share"] >= mb["busy_threshold"],
-                mb["late_frames"] > 0 and late_share >= mb["late_share_threshold"], not r["on_schedule"]]
+                mb["late_frames"] > 0 and late_share >= mb["late_share_threshold"], not r["on_schedule"],
+                r["nic_model"]["tx_stalled_frames"] > 0 and r["loss"]["where"]["tx_ring"] > 0]
     assert len(mb["reasons"]) == sum(expected), mb
     assert mb["bound"] == any(expected), mb
 

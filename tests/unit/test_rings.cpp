@@ -231,7 +231,8 @@ TEST(Rings, WaitingOnAFullTxRingLosesNothingAndPushesBackToTheNic) {
 TEST(Rings, FramesThatArrivedWhileTheModelsThreadWasAwayWaitForRoomInsteadOfDropping) {
   // The VM takes the NIC-model thread's core for a millisecond at times; the hardware's DMA would
   // have kept the buffer draining meanwhile. 2,000 frames arrive in that millisecond, ten times
-  // what the buffer holds: they wait on the wire for room, none is lost, and the hold is counted.
+  // what the buffer holds: they wait on the wire for room, none is lost, and the hold is counted;
+  // so is the tx side's absence (PortCounters::tx_stalls).
   wire::GeneratorOptions g;
   g.count = 6'000;
   g.rate_pps = 2e6;
@@ -254,6 +255,32 @@ TEST(Rings, FramesThatArrivedWhileTheModelsThreadWasAwayWaitForRoomInsteadOfDrop
   EXPECT_EQ(rig.sink.frames.size(), 6'000u);
 }
 
+TEST(Rings, TheTxSidesAbsenceWhileFramesWaitIsCountedAsAStall) {
+  // The driver is away first (the rx ring fills), then the NIC-model thread for a millisecond
+  // while the driver moves the ring's frames into its tx ring: the first tx poll back finds them
+  // waiting, the one stall a real NIC, which fetches as soon as TDT moves, would not have had.
+  wire::GeneratorOptions g;
+  g.count = 4'000;
+  g.rate_pps = 2e6;
+  nic::PortOptions port;
+  driver::DriverOptions d = small_rings(64);
+  d.drop_en = false;
+  Rig rig(std::make_unique<wire::Generator>(g), port, d);
+  const uint64_t driver_away = rig.now_ns + 500'000, nic_away = driver_away + 200'000, back = nic_away + 1'000'000;
+  for (uint64_t i = 0; i < 10'000'000 && !rig.drained(); ++i) {
+    rig.now_ns += 100;
+    if (rig.now_ns < nic_away || rig.now_ns >= back) rig.port->poll(rig.now_ns);
+    if (rig.now_ns < driver_away || rig.now_ns >= nic_away)
+      for (auto& plane : rig.planes) plane->poll(rig.now_ns);
+  }
+  const auto& c = rig.port->counters();
+  EXPECT_EQ(rig.sink.frames.size(), 4'000u);
+  EXPECT_EQ(c.tx_stalls, 1u);
+  EXPECT_GT(c.tx_stalled_frames, 16u);
+  EXPECT_GE(c.tx_stall_max_ns, 1'000'000u);
+  EXPECT_LT(c.tx_stall_max_ns, 1'001'000u);
+}
+
 TEST(Rings, AnOverloadedPortStillDropsAtItsBufferWhenItsThreadKeepsUp) {
   // The hold is for frames the model itself was late for: frames that find the buffer full while
   // the thread polls on time are lost there, as on the hardware.
@@ -270,4 +297,5 @@ TEST(Rings, AnOverloadedPortStillDropsAtItsBufferWhenItsThreadKeepsUp) {
   const auto& c = rig.port->counters();
   EXPECT_GT(c.rx_missed, 0u);
   EXPECT_EQ(c.wire_held_frames, 0u);
+  EXPECT_EQ(c.tx_stalls, 0u);  // polled every 100 ns: its tx side was never away
 }
