@@ -75,6 +75,8 @@ def parser():
     p.add_argument("--rings", type=_list(int), help="rings scenario: ring counts, e.g. 1,2,4,8")
     p.add_argument("--speed", type=float, help="port speed, Gbit/s (10, 25, 40, 100, 200, 400)")
     p.add_argument("--load", type=float, help="offered load, %% of line rate (fixed-load scenarios)")
+    p.add_argument("--overload", type=_list(int), help="matrix: loads offered above each NDR, %% of it, e.g. 150,300 "
+                                                      "(0: none)")
     p.add_argument("--resolution", help="search resolution: PCT%% of line rate or absolute pps")
     p.add_argument("--pdr-loss", type=float, help="PDR loss tolerance in %% (default 0.1)")
     p.add_argument("--queues", type=int, help="rx/tx queue pairs per port")

@@ -17,14 +17,12 @@ namespace {
 // `show route` lists this many routes at most; a prefix or an address asks for one.
 constexpr size_t kShowRoutesMax = 256;
 
-// A prefix as the route file takes it: bits beyond the length are a typo that would route elsewhere.
+// A prefix as the route file takes it (nf::parse_network).
 nf::IpPrefix parse_prefix(const std::string& text) {
-  auto given = nf::parse_interface_address(text);
-  if (!given) throw UserError(fmt::format("'{}' is not a prefix like 10.0.0.0/8 or 2001:db8::/32", ctl_printable(text)));
-  if (!(given->first == given->second.address))
-    throw UserError(fmt::format("'{}' has bits set beyond its length: the network is {}", ctl_printable(text),
-                                given->second.str()));
-  return given->second;
+  std::string problem;
+  const std::optional<nf::IpPrefix> prefix = nf::parse_network(text, ctl_printable(text), false, problem);
+  if (!prefix) throw UserError(problem);
+  return *prefix;
 }
 
 uint16_t parse_port_number(const std::string& text) {

@@ -6,7 +6,7 @@ and writes schema-valid JSON at once (no waiting) whose numbers follow simple ru
 - forwarded rate = min(offered, capacity), capacity = $FAKE_GNF_CAPACITY_PPS (default 1e6) per
   queue, unlimited with --calibrate, times $FAKE_GNF_CAPACITY_SCALE's factors for the path and the
   staged mode ("bypass=4,staged=2,copy=0.5": staged in copy mode has 1x); loss = the rest, all at
-  the NIC's rx buffer;
+  the NIC's rx buffer, or at $FAKE_GNF_LOSS_AT (e.g. rx_ring);
 - the NIC model takes (offered - $FAKE_GNF_LATE_ABOVE_PPS) x duration frames off the wire late
   when that is positive (`result.nic_model.late_frames`; never, by default), losing none of them;
 - the NIC-model thread is busy half the trial, or 95 % of it when offered > $FAKE_GNF_NIC_BUSY_ABOVE_PPS
@@ -167,8 +167,8 @@ def main():
             "forwarded": {"pps": received / a.duration, "gbps_l1": received / a.duration * 8 * (mean_size + 20) / 1e9,
                           "gbps_l2": received / a.duration * 8 * mean_size / 1e9},
             "loss": {"count": lost, "ratio": lost / sent if sent else 0.0,
-                     "where": {"nic_rx_buffer": lost, "rx_ring": 0, "tx_ring": 0, "nf_drop": 0, "to_host": 0,
-                               "other": 0}},
+                     "where": dict({"nic_rx_buffer": 0, "rx_ring": 0, "tx_ring": 0, "nf_drop": 0, "to_host": 0,
+                                    "other": 0}, **{os.environ.get("FAKE_GNF_LOSS_AT", "nic_rx_buffer"): lost})},
             "reordering": {"reordered": reordered, "ratio": reordered / received if received else 0.0,
                            "extent_max": 3 if reordered else 0, "extent_mean": 1.5 if reordered else 0.0,
                            "duplicates": 0},

@@ -5,6 +5,8 @@ against the estimate, and NDRs the NIC model, not the path, set (model-bound).
 Hand-computed numbers below: at 10 Gbit/s, 64 B line rate is 14.881 Mpps; with a 10 % resolution
 the search halves [0, line rate] four times (widths line/2 ... line/16 = 0.930 Mpps), so an NDR is a
 multiple of 0.930 Mpps: capacity 1 Mpps -> 0.930, 2 -> 1.860, 4 -> 3.720, 8 -> 7.440."""
+import re
+
 import pytest
 
 from conftest import make_fake_gnf
@@ -17,6 +19,7 @@ from test_scenarios import run_cli
 TABLE_64 = "64 B: NDR, its cost and latency at low load, per path and ring count"
 RATIOS = "bypass against cpu and staged: NDR measured in this run"
 STAGED = "Staged modes: NDR, its cost and latency at low load"
+OVERLOAD = "No collapse: each point offered more than its NDR"
 
 
 def rows_by(md, title, *keys):
@@ -237,9 +240,10 @@ def test_the_estimate_counts_every_search_low_load_and_floor_trial(fake_gnf, tmp
     assert rc == 0
     calls = fake_gnf.calls()
     # 2 paths x 2 sizes x 2 rings x 2 repetitions = 16 searches of 1 + 5 halvings, as many
-    # low-load trials, and a floor per size and repetition.
-    assert len(search_and_low_load_calls(calls)) == 16 * (6 + 1)
-    assert len(calls) == estimate(*args) == 16 * (6 + 1) + 4
+    # low-load trials, twice as many overload trials (the default 150 and 300 %), and a floor per
+    # size and repetition.
+    assert len(search_and_low_load_calls(calls)) == 16 * (6 + 1 + 2)
+    assert len(calls) == estimate(*args) == 16 * (6 + 1 + 2) + 4
 
 
 def test_without_a_gpu_the_matrix_still_reports_the_cpu_path(fake_gnf, tmp_path):
@@ -320,3 +324,38 @@ def test_a_mode_is_faster_only_where_the_brackets_do_not_overlap():
     modes = {"copy": point_with((2e6, 3e6), (1e6, 2e6), (2e6, 3e6)), "persistent": point_with((1e6, 2e6))}
     assert fastest(modes) == (["copy"], 2e6)
     assert fastest({"copy": point_with()}) == ([], None)  # not measured
+
+
+def overload_call(argv):
+    """Whether a call of the fake was an overload trial (Point's "-overloadPCT" labels name its JSON)."""
+    return any(re.search(r"-overload\d+-rep", part) for part in argv)
+
+
+def test_overload_trials_say_whether_a_point_keeps_its_ndr_and_loses_only_at_the_nic_input(fake_gnf, tmp_path):
+    # Capacity 1 Mpps, NDR 0.930: offered 150 % (1.395 Mpps) and 300 % (2.790), 1 Mpps comes out
+    # (108 % of the NDR), and the rest is lost at the NIC's rx buffer.
+    fake_gnf.set(capacity_pps=1e6)
+    args = ("matrix", "--quick", "--paths", "cpu", "--rings", "1", "--overload", "150,300")
+    rc, folder = run_cli(fake_gnf, tmp_path / "input", *args)
+    assert rc == 0
+    md, _ = check_report(str(folder))
+    row = rows_by(md, OVERLOAD, "size", "path", "rings")[("64 B", "cpu", "1")]
+    assert (row["NDR Mpps"], row["150 %: Mpps"], row["150 %: % of NDR"], row["300 %: Mpps"]) == (
+        "0.930", "1.000", "108", "1.000")
+    assert row["150 %: loss at NIC input %"] == row["300 %: loss at NIC input %"] == "100"
+    assert row["150 %: ≥ 90 % kept, loss at input"] == row["300 %: ≥ 90 % kept, loss at input"] == "yes"
+    offered = sorted(float(c[c.index("--rate-pps") + 1]) for c in fake_gnf.calls() if overload_call(c))
+    assert offered == pytest.approx([0.93006e6 * 1.5, 0.93006e6 * 3], abs=2), offered
+    assert len(fake_gnf.calls()) == estimate(*args)
+
+    # The same rates, lost in the rx rings: the bar is not met.
+    fake_gnf.set(loss_at="rx_ring")
+    rc, folder = run_cli(fake_gnf, tmp_path / "rings", *args)
+    assert rc == 0
+    row = rows_by(check_report(str(folder))[0], OVERLOAD, "size", "path", "rings")[("64 B", "cpu", "1")]
+    assert row["300 %: loss at NIC input %"] == "0" and row["300 %: ≥ 90 % kept, loss at input"] == "no"
+
+
+def test_quick_matrix_runs_no_overload_trials_unless_asked(quick_matrix):
+    assert OVERLOAD not in tables(quick_matrix.md)
+    assert not [c for c in quick_matrix.calls if overload_call(c)]

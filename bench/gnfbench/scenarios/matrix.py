@@ -5,7 +5,7 @@ from .. import plots, rates
 from . import common
 from .base import Scenario
 from .throughput import (POINT_HEADERS, Point, low_load_notes, point_cells, point_floor_row, points_method,
-                         search_table_note)
+                         search_table_note, write_overload_table)
 
 # Issue 3's goal for bypass at 64 B: line rate (at the run's --speed) with zero loss and zero
 # reordering, and p50 at low load at most this many µs.
@@ -31,6 +31,11 @@ def marked(text, *points):
     return text + " (model-bound)" if any(p.model_bound for p in points) else text
 
 
+def overloads(options):
+    """The overload percentages asked for (`--overload`; 0 or none: no overload trials)."""
+    return [p for p in (options.overload or []) if p > 0]
+
+
 def zero_loss_reordering(trials, path):
     """(zero-loss trials of `path`, those of them that reordered a frame): every search and low-load
     trial that lost nothing of a load offered on schedule (what the search counts as a pass)."""
@@ -53,13 +58,14 @@ class Matrix(Scenario):
         # Quick: 64 B with 1 and 2 rings. Without a GPU, staged and bypass then cost one refused
         # trial each; with one, quick still shows the ratios.
         return {"paths": ["cpu", "staged", "bypass"], "sizes": [64] if quick else [64, 300, 1500],
-                "rings": [1, 2] if quick else [1, 2, 4, 8], "load": 1}
+                "rings": [1, 2] if quick else [1, 2, 4, 8], "load": 1, "overload": [] if quick else [150, 300]}
 
     def estimate_trials(self, options):
-        """Per point and repetition: its search and one low-load trial; per size: the floor."""
+        """Per point and repetition: its search, one low-load trial and one per overload; per size: the floor."""
         o = options
         per_size = len(o.paths) * len(o.rings) * o.repetitions
-        return sum(per_size * (common.ndr_search_trials(o, size) + 1) + o.repetitions for size in o.sizes)
+        extra = 1 + len(overloads(o))
+        return sum(per_size * (common.ndr_search_trials(o, size) + extra) + o.repetitions for size in o.sizes)
 
     def run(self, ctx):
         o = ctx.options
@@ -76,7 +82,7 @@ class Matrix(Scenario):
             for rings in o.rings:
                 for path in o.paths:
                     points[(path, size, rings)] = Point(ctx, "%s-%s-%drings" % (path, size, rings), size, low_load,
-                                                        path=path, queues=rings)
+                                                        overload=overloads(o), path=path, queues=rings)
             floors[size] = ctx.floor(queues=1, **common.size_knobs(size), **low_load)
         for size in o.sizes:
             rows = [[path, str(rings)] + point_cells(points[(path, size, rings)], o.speed)
@@ -86,6 +92,10 @@ class Matrix(Scenario):
             ctx.report.table("%s: NDR, its cost and latency at low load, per path and ring count" %
                              rates.size_label(size), ["path", "rings"] + POINT_HEADERS, rows, latency=True,
                              floor_rows=[floor], note=search_table_note(o.speed, [size]))
+        if overloads(o):
+            write_overload_table(ctx, "No collapse: each point offered more than its NDR", ["size", "path", "rings"],
+                                 [([rates.size_label(size), path, str(rings)], points[(path, size, rings)])
+                                  for size in o.sizes for path in o.paths for rings in o.rings], overloads(o))
         self.ratio_table(ctx, points)
         reordering = self.reordering_table(ctx)
         self.figures(ctx, points, floors)

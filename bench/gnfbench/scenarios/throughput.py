@@ -187,15 +187,20 @@ class Point:
     RFC 2544 search, once per repetition, then `repetitions` trials at a fixed low load for latency
     without queueing (none where `low_load` is None: frames whose stamps the sink cannot read have
     no latency). Empty where the path cannot run here or the binary refused the setting (the
-    report's notes say which). `loss`: as Context.ndr_search's."""
+    report's notes say which). `loss`: as Context.ndr_search's. `overload`: loads above the NDR, % of
+    its median, each offered `repetitions` times (`overload[pct]`: those trials): whether the path
+    collapses under overload, and where it then loses frames."""
 
-    def __init__(self, ctx, label, size, low_load, loss=None, **knobs):
+    def __init__(self, ctx, label, size, low_load, loss=None, overload=(), **knobs):
         self.size = size
         knobs.update(common.size_knobs(size))
         self.searches = ctx.ndr_search(label, size, loss=loss, **knobs) or []
         # Only after a search that ran: a refused setting would only be refused again.
         ran = self.searches and low_load is not None
         self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if ran else []
+        ndr = self.ndr_pps().median if self.searches else None
+        self.overload = {pct: ctx.repeat("%s-overload%d" % (label, pct), rate_pps=round(ndr * pct / 100), **knobs) or []
+                         for pct in overload if pct > 0 and ndr}
 
     def ndr_pps(self):
         return stats.Spread([r.rate_pps for r in self.searches])
@@ -240,6 +245,54 @@ def point_cells(point, speed_gbps):
               ("{:.1f}", 100 / rates.line_rate_pps(speed_gbps, point.size)))]
             + common.cells(point.at_ndr(), AT_NDR_COLUMNS) + common.cells(point.low_load, LOW_LOAD_COLUMNS)
             + [point.limit()])
+
+
+# Issue 11's bar for overload: every path forwards at least this share of its NDR at 150 and 300 %
+# of it, and loses the rest at the NIC's input (its rx buffer), where loss is controlled, not in rings.
+OVERLOAD_KEEPS = 0.9
+NIC_INPUT = "nic_rx_buffer"
+
+
+def nic_input_share(t):
+    """The share of a trial's lost frames dropped at the NIC's input (None where it lost none)."""
+    where = t.result["loss"]["where"]
+    lost = sum(where.values())
+    return where.get(NIC_INPUT, 0) / lost if lost else None
+
+
+def overload_cells(point, pct):
+    """At `pct` % of the point's NDR: Mpps forwarded, that as % of the NDR, the share of the loss at the
+    NIC's input, and whether the bar (OVERLOAD_KEEPS, loss at the input) held in every repetition; a
+    trial whose model was the limit marks its cells "(model-bound)"."""
+    trials = point.overload.get(pct) or []
+    ndr = point.ndr_pps().median
+    if not trials or not ndr:
+        return ["–"] * 4
+    kept = [common.mpps(t) * 1e6 / ndr for t in trials]
+    inputs = [nic_input_share(t) for t in trials]
+    held = all(k >= OVERLOAD_KEEPS and (s is None or s >= 0.99) for k, s in zip(kept, inputs))
+    bound = any(t.model_bound for t in trials)
+    verdict = ("yes" if held else "no") + (" (model-bound)" if bound else "")
+    share = [100 * s for s in inputs if s is not None]
+    return [common.spread(trials, common.mpps).format("{:.3f}"), stats.Spread([100 * k for k in kept]).format("{:.0f}"),
+            stats.Spread(share).format("{:.0f}") if share else "no loss", verdict]
+
+
+def write_overload_table(ctx, title, label_headers, rows, percents):
+    """The table of [(label cells, Point)] offered `percents` % of each point's NDR (overload_cells)."""
+    headers = list(label_headers) + ["NDR Mpps"]
+    for pct in percents:
+        headers += ["{} %: Mpps".format(pct), "{} %: % of NDR".format(pct), "{} %: loss at NIC input %".format(pct),
+                    "{} %: ≥ {:.0f} % kept, loss at input".format(pct, 100 * OVERLOAD_KEEPS)]
+    body = [list(label_cells) + [common.bound_rate(point.ndr_pps().format("{:.3f}", 1e-6), point.searches)]
+            + [cell for pct in percents for cell in overload_cells(point, pct)] for label_cells, point in rows]
+    ctx.report.table(title, headers, body, note=(
+        "Each point offered {} of its NDR (the median over repetitions), `repetitions` trials each. Mpps forwarded "
+        "and its share of the NDR (median, (min–max)); the share of the lost frames dropped at the NIC's input "
+        "(`result.loss.where.{}`, the rx buffer: controlled loss, the rest died in rings or later); the bar (issue "
+        "11): at least {:.0f} % of the NDR forwarded and every loss at the input, in every repetition. "
+        "(model-bound): the NIC model was the limit in a trial there (`result.model_bound`), so the rate is the "
+        "model's.").format(" and ".join("{} %".format(p) for p in percents), NIC_INPUT, 100 * OVERLOAD_KEEPS))
 
 
 def cores_cells(point, goal_gbps, unit=""):

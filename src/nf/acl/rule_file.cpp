@@ -53,12 +53,10 @@ std::optional<uint32_t> parse_number(std::string_view text, uint32_t largest) {
 }
 
 IpPrefix parse_prefix(std::string_view text, const char* field, const LineParser& in) {
-  auto given = text.find('/') == text.npos ? std::nullopt : parse_interface_address(text);
-  if (!given) in.fail(field, fmt::format("'{}' is not a prefix like 10.0.0.0/8 or 2001:db8::/32", text));
-  // As route files: a typo in the address would match other packets than meant.
-  if (!(given->first == given->second.address))
-    in.fail(field, fmt::format("'{}' has bits set beyond its length: the network is {}", text, given->second.str()));
-  return given->second;
+  std::string problem;
+  const std::optional<IpPrefix> prefix = parse_network(text, text, true, problem);
+  if (!prefix) in.fail(field, problem);
+  return *prefix;
 }
 
 void parse_port_range(LineParser& in, const char* field, uint16_t& lo, uint16_t& hi) {

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace gnf::nf {
 
 IpAddress IpAddress::from_ipv4(uint32_t host_order) {
@@ -86,6 +88,20 @@ std::optional<std::pair<IpAddress, IpPrefix>> parse_interface_address(std::strin
   auto parts = split_prefix(text);
   if (!parts) return std::nullopt;
   return std::make_pair(parts->first, network_of(parts->first, parts->second));
+}
+
+std::optional<IpPrefix> parse_network(std::string_view text, std::string_view shown, bool length_required,
+                                      std::string& problem) {
+  const auto given = length_required && text.find('/') == text.npos ? std::nullopt : parse_interface_address(text);
+  if (!given) {
+    problem = fmt::format("'{}' is not a prefix like 10.0.0.0/8 or 2001:db8::/32", shown);
+    return std::nullopt;
+  }
+  if (!(given->first == given->second.address)) {
+    problem = fmt::format("'{}' has bits set beyond its length: the network is {}", shown, given->second.str());
+    return std::nullopt;
+  }
+  return given->second;
 }
 
 }  // namespace gnf::nf

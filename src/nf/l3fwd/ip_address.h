@@ -37,5 +37,12 @@ std::optional<IpAddress> parse_ip_address(std::string_view text);
 std::optional<IpPrefix> parse_ip_prefix(std::string_view text);
 // The prefix an interface address implies: "10.0.1.1/24" -> address 10.0.1.1 and network 10.0.1.0/24.
 std::optional<std::pair<IpAddress, IpPrefix>> parse_interface_address(std::string_view text);
+// A network as route files, `gnf ctl route` and ACL rules take it: "10.0.0.0/8", "2001:db8::/32" (a
+// bare address, a host route, only without `length_required`). Bits set beyond the length are
+// refused, as `ip route add` refuses them ("Invalid prefix for given prefix length"): a typo there
+// would route or match other packets than meant. nullopt and `problem` (quoting `shown`, the text
+// as the user wrote it) when the text is no such network.
+std::optional<IpPrefix> parse_network(std::string_view text, std::string_view shown, bool length_required,
+                                      std::string& problem);
 
 }  // namespace gnf::nf

@@ -70,12 +70,9 @@ uint32_t load_route_file(const std::string& path, Router& router) {
   return each_line(path, [&](const std::vector<std::string>& w, auto fail) {
     const bool dpdk = w[0][0] == 'R';
     const std::string text = dpdk ? w[0].substr(1) : w[0];
-    auto given = parse_interface_address(text);
-    if (!given) fail(fmt::format("'{}' is not a prefix like 10.0.0.0/8 or 2001:db8::/32", w[0]));
-    const std::optional<IpPrefix> prefix = given->second;
-    // As `ip route add` says "Invalid prefix for given prefix length": a typo would route elsewhere.
-    if (!(given->first == prefix->address))
-      fail(fmt::format("'{}' has bits set beyond its length: the network is {}", text, prefix->str()));
+    std::string problem;
+    const std::optional<IpPrefix> prefix = parse_network(text, w[0], false, problem);
+    if (!prefix) fail(problem);
     RouteTarget target;
     if (dpdk) {
       if (w.size() != 2) fail("a DPDK route line is R<prefix>/<length> <port>");
