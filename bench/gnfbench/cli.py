@@ -73,6 +73,7 @@ def parser():
     p.add_argument("--paths", type=_paths, help="data paths, e.g. cpu,staged,bypass")
     p.add_argument("--sizes", type=_sizes, help="frame sizes with FCS, e.g. 64,1518,imix, or 'all'")
     p.add_argument("--rings", type=_list(int), help="rings scenario: ring counts, e.g. 1,2,4,8")
+    p.add_argument("--depths", type=_list(int), help="streams: bursts in flight per plane, e.g. 1,2,4,8,16")
     p.add_argument("--speed", type=float, help="port speed, Gbit/s (10, 25, 40, 100, 200, 400)")
     p.add_argument("--load", type=float, help="offered load, %% of line rate (fixed-load scenarios)")
     p.add_argument("--overload", type=_list(int), help="matrix: loads offered above each NDR, %% of it, e.g. 150,300 "

@@ -124,9 +124,10 @@ def box_over_repetitions(folder, name, groups, ylabel, title):
     return _save(fig, folder, name)
 
 
-def ndr_vs_rings(folder, name, panels, speed_gbps, title):
+def ndr_vs_rings(folder, name, panels, speed_gbps, title, xlabel="rings (rx/tx queue pairs per port)"):
     """panels: {size: {label: [(rings, Spread of pps), ...]}}: one panel per frame size, NDR against
-    the ring count, one line per label, the size's line rate dashed; bars span min..max."""
+    the ring count (or another count that doubles, named by `xlabel`), one line per label, the size's
+    line rate dashed; bars span min..max."""
     fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels) + 1, 4.2), squeeze=False)
     for ax, (size, series) in zip(axes[0], panels.items()):
         rings = sorted({r for points in series.values() for r, _ in points})
@@ -143,7 +144,7 @@ def ndr_vs_rings(folder, name, panels, speed_gbps, title):
             ax.errorbar(x, [sp.median / 1e6 for _, sp in measured], yerr=err, marker="o", capsize=3, label=label)
         ax.set_xticks(range(len(rings)))
         ax.set_xticklabels([str(r) for r in rings])
-        ax.set_xlabel("rings (rx/tx queue pairs per port)")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("NDR Mpps")
         ax.set_ylim(bottom=0)
         ax.set_title(rates.size_label(size))

@@ -10,7 +10,7 @@ from reportcheck import check_report, searched_rate, tables
 
 PAPER_NUMBERS = {"rings": "74.78", "tail-batching": "8.14", "writeback": "15.79", "one-way": "3.37",
                  "paths": "11.2", "sweep": None, "calibrate": None, "matrix": None, "staged-modes": None,
-                 "ipsec": None, "nids": None}
+                 "ipsec": None, "nids": None, "streams": "8.32"}
 
 
 def run_cli(fake_gnf, root, *args):
@@ -201,3 +201,22 @@ def test_the_index_keeps_its_row_order_and_the_notes_below_the_table(tmp_path):
     assert rows == ["mu", "zeta", "alpha"]  # "mu" before the first name that sorts after it
     assert "| alpha | [2026-01-01-mu](2026-01-01-mu/report.md) | ? | none | again |" in text
     assert text.endswith("\nNotes written by hand.\n\n- more\n")
+
+
+def test_streams_searches_the_staged_path_at_each_depth_with_the_seeds_gateway(fake_gnf, tmp_path):
+    fake_gnf.set(capacity_pps=3e5)
+    rc, folder = run_cli(fake_gnf, tmp_path, "streams", "--quick", "--depths", "1,2,8")
+    assert rc == 0
+    md, rj = check_report(str(folder))
+    table = tables(md)["Bursts in flight: NDR, its cost and latency at low load"]
+    assert [(r[0], r[1]) for r in table[1:4]] == [("1518 B", "1"), ("1518 B", "2"), ("1518 B", "8")]
+    calls = fake_gnf.calls()
+    floor = [c for c in calls if "--calibrate" in c]
+    assert len(floor) == 1
+    calls = [c for c in calls if "--calibrate" not in c]
+    assert {c[c.index("--path") + 1] for c in calls} == {"staged"}
+    assert {c[c.index("--staged-depth") + 1] for c in calls} == {"1", "2", "8"}
+    assert {os.path.basename(c[c.index("--config") + 1]) for c in calls} == {"ipsec-bench-cbc-tunnel.toml"}
+    _, options = cli.resolve(["streams", "--quick", "--depths", "1,2,8"])
+    assert len(calls) + len(floor) == cli.SCENARIOS["streams"].estimate_trials(options)
+    assert rj["headline"].startswith("1518 B: ") and "with 1 burst(s) in flight" in rj["headline"]
