@@ -359,3 +359,12 @@ def test_overload_trials_say_whether_a_point_keeps_its_ndr_and_loses_only_at_the
 def test_quick_matrix_runs_no_overload_trials_unless_asked(quick_matrix):
     assert OVERLOAD not in tables(quick_matrix.md)
     assert not [c for c in quick_matrix.calls if overload_call(c)]
+
+
+def test_the_cores_table_scales_each_paths_driver_busy_cores_to_line_rate(quick_matrix):
+    rows = rows_by(quick_matrix.md, "CPU cores each path needs for 10 Gbit/s", "size", "rings", "path")
+    assert set(rows) == {("64 B", str(r), p) for r in (1, 2) for p in ("cpu", "staged", "bypass")}
+    for cells in rows.values():
+        gbps, _ = searched_rate(cells["NDR Gbit/s L1"])
+        busy = float(cells["driver busy cores"])
+        assert float(cells["driver busy cores for 10 G"]) == pytest.approx(busy * 10 / gbps, abs=0.06)

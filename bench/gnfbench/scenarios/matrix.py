@@ -4,8 +4,8 @@ load, and bypass against staged and cpu measured in the same run (issue 3)."""
 from .. import plots, rates
 from . import common
 from .base import Scenario
-from .throughput import (POINT_HEADERS, Point, low_load_notes, point_cells, point_floor_row, points_method,
-                         search_table_note, write_overload_table)
+from .throughput import (POINT_HEADERS, Point, cores_cells, low_load_notes, point_cells, point_floor_row,
+                         points_method, search_table_note, write_overload_table)
 
 # Issue 3's goal for bypass at 64 B: line rate (at the run's --speed) with zero loss and zero
 # reordering, and p50 at low load at most this many µs.
@@ -97,6 +97,7 @@ class Matrix(Scenario):
                                  [([rates.size_label(size), path, str(rings)], points[(path, size, rings)])
                                   for size in o.sizes for path in o.paths for rings in o.rings], overloads(o))
         self.ratio_table(ctx, points)
+        self.cores_table(ctx, points)
         reordering = self.reordering_table(ctx)
         self.figures(ctx, points, floors)
         self.notes(ctx, points)
@@ -127,6 +128,20 @@ class Matrix(Scenario):
                          note="Ratios of the median NDRs in the tables above, at the same size and ring count; – "
                               "where a path was not measured or its NDR is 0; (model-bound) where an NDR is only a "
                               "lower bound (the NIC model was the limit), so the ratio is not the paths'.")
+
+    def cores_table(self, ctx, points):
+        """The papers' question: how many CPU cores each path needs for line rate at --speed."""
+        o = ctx.options
+        rows = [[rates.size_label(size), str(rings), path] + cores_cells(points[(path, size, rings)], o.speed)
+                for size in o.sizes for rings in o.rings for path in o.paths]
+        ctx.report.table(
+            "CPU cores each path needs for %g Gbit/s" % o.speed,
+            ["size", "rings", "path", "NDR Gbit/s L1", "driver cores", "driver busy cores", "NIC-model cores",
+             "driver busy cores for %g G" % o.speed], rows,
+            note="At the NDR (its trial, median over repetitions). Driver busy cores for %g G: the busy cores at the NDR "
+                 "scaled to line rate, assuming they grow linearly with the rate (more rings); a path whose driver "
+                 "runs on the GPU needs none. The NIC model's cores are the emulation's, not the path's. A "
+                 "model-bound NDR is a lower bound, so its scaled cores are an upper bound." % o.speed)
 
     def reordering_table(self, ctx):
         """Whether zero-loss trials kept every flow in order; returns {path: (zero-loss, reordered)}."""
