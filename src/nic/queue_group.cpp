@@ -206,20 +206,26 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       // drops again once the window closes.
       if (n == 0 && !late_last_ && lag > kLateFrameNs * 1000)
         catch_up_until_ps_ = now_ps + std::min(kCatchUpWindow * lag, kCatchUpWindowMaxNs * 1000);
-      lag_sum_ps += lag;
-      lag_max_ps = std::max(lag_max_ps, lag);
-      late += lag > kLateFrameNs * 1000;
     }
+    // The frame leaves the wire, whatever becomes of it; its lag counts then (a held one's later).
+    auto take = [&] {
+      if (!o.flow_control) {
+        lag_sum_ps += lag;
+        lag_max_ps = std::max(lag_max_ps, lag);
+        late += lag > kLateFrameNs * 1000;
+      }
+      wire.taken();
+    };
     // The MAC checks size first (7.1.1): runts and oversize frames never reach the buffer.
     if (a.len < wire::kMinFrameBytes || a.len > o.max_frame_bytes) {
       ++(a.len < wire::kMinFrameBytes ? runts : oversize);
-      wire.taken();
+      take();
       continue;
     }
     const uint32_t need = uint32_t(wire::l2_bytes(a.len));
     const bool owed = now_ps < catch_up_until_ps_ && lag > kCatchUpLagNs * 1000;  // see above
     if (owed && buffer_credit_ < need && port_.rx_buffer_unclaimed() < int64_t(o.rx_buffer_bytes / 2)) {
-      hold(a, lag, held, lag_sum_ps, late);
+      hold(a, held);
       break;
     }
     if (buffer_credit_ < need && (full || !port_.take_rx_buffer(buffer_credit_, need))) {
@@ -231,17 +237,17 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
         break;
       }
       if (owed) {
-        hold(a, lag, held, lag_sum_ps, late);
+        hold(a, held);
         break;
       }
       ++missed;  // an overloaded port drops at wire speed
-      wire.taken();
+      take();
       continue;
     }
     pause_counted_ = false;
     if (a.rss.queue >= o.rx_queues) {
       ++disabled;
-      wire.taken();
+      take();
       continue;
     }
     RxQueue& q = rx_[o.loopback ? 0 : a.rss.queue / groups_];
@@ -251,7 +257,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       q.producer.saw_consumed(f, dma_side_ == DmaSide::Host ? q.consumer : load_acquire_sys(f.consumed));
       if (!q.producer.place(f, a.len, position)) {  // FIFOs hold the whole buffer: not expected
         ++missed;
-        wire.taken();
+        take();
         continue;
       }
     }
@@ -259,7 +265,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
     if (capture) capture->push(f.at(position), a.len, a.arrival_ps / 1000);
     q.producer.push(f, position, a.len, a.rss.hash, descriptor_rss_type(a.rss.type), a.rss.queue);
     buffer_credit_ -= need;
-    wire.taken();
+    take();
   }
   behind_ = n == limit && lag > kCatchUpLagNs * 1000;
   late_last_ = lag > kCatchUpLagNs * 1000 && (n > 0 || held > 0);
@@ -283,12 +289,10 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
 }
 
 // Leaves frame `a` on the wire for a later poll (catching up: see admit()), counted once however
-// many polls it waits, its lag counted when it is taken.
-void QueueGroup::hold(const Arrival& a, uint64_t lag_ps, uint64_t& held, uint64_t& lag_sum_ps, uint64_t& late) {
+// many polls it waits; its lag counts when it is taken.
+void QueueGroup::hold(const Arrival& a, uint64_t& held) {
   if (a.arrival_ps != held_arrival_ps_) ++held;
   held_arrival_ps_ = a.arrival_ps;
-  lag_sum_ps -= lag_ps;
-  late -= lag_ps > kLateFrameNs * 1000;
 }
 
 bool QueueGroup::update_stall(RxQueue& q, bool stalled) {

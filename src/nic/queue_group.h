@@ -117,7 +117,7 @@ class QueueGroup {
   bool transmit_fifos(uint64_t now_ps, Clock live_clock, uint64_t& waiting);
   void note_tx_stall(uint64_t now_ps, uint64_t waiting);
   bool update_stall(RxQueue& q, bool stalled);
-  void hold(const Arrival& a, uint64_t lag_ps, uint64_t& held, uint64_t& lag_sum_ps, uint64_t& late);
+  void hold(const Arrival& a, uint64_t& held);
   void settle_buffer_credit(bool idle);
   bool wire_done();
   int64_t line_budget_ps(uint64_t now_ps) const;
