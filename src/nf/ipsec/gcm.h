@@ -82,10 +82,10 @@ inline GhashKey ghash_table(Ghash v) {
   return out;
 }
 
-// Host side, once per key: H = E_K(0)'s table.
-inline GhashKey ghash_key(const AesTables& t, const AesKey& k) {
-  return ghash_table(ghash_of(aes_encrypt(t, k, AesBlock{{0, 0, 0, 0}})));
-}
+// Host side, once per key: H = E_K(0).
+inline Ghash ghash_h(const AesTables& t, const AesKey& k) { return ghash_of(aes_encrypt(t, k, AesBlock{{0, 0, 0, 0}})); }
+// Its table.
+inline GhashKey ghash_key(const AesTables& t, const AesKey& k) { return ghash_table(ghash_h(t, k)); }
 
 // GCM on a tile of lanes (aes_gcm_lane below) multiplies by H^1 .. H^size: a table for each, 8 KiB
 // per key for tiles of up to 32 lanes. of[0] is ghash_key's.
@@ -96,9 +96,8 @@ struct GhashPowers {
 
 inline GhashPowers ghash_powers(const AesTables& t, const AesKey& k) {
   GhashPowers out;
-  out.of[0] = ghash_key(t, k);
-  const Ghash h = ghash_multiply(out.of[0], Ghash{0x8000000000000000ull, 0});  // 1·H: the reflected field's one
-  Ghash power = h;
+  Ghash power = ghash_h(t, k);
+  out.of[0] = ghash_table(power);
   for (uint32_t i = 1; i < kGcmMaxTile; ++i) {
     power = ghash_multiply(out.of[0], power);
     out.of[i] = ghash_table(power);
@@ -106,31 +105,50 @@ inline GhashPowers ghash_powers(const AesTables& t, const AesKey& k) {
   return out;
 }
 
+// The blocks of SP 800-38D §7.1/§7.2, shared by aes_gcm and aes_gcm_lane.
+// J0 = nonce | 1; the payload's counter blocks follow it (inc32).
+GNF_INLINE AesBlock gcm_j0(const uint8_t* nonce) {
+  return AesBlock{{wire::load_be32(nonce), wire::load_be32(nonce + 4), wire::load_be32(nonce + 8), 1}};
+}
+// AAD block `i`, zero-padded.
+GNF_INLINE AesBlock gcm_aad_block(const uint8_t* aad, uint32_t aad_bytes, uint32_t i) {
+  const uint32_t at = 16 * i, n = aad_bytes - at < 16 ? aad_bytes - at : 16;
+  return aes_load_partial(aad + at, n);
+}
+// Payload block `b` of `bytes` at `data`, encrypted (or decrypted) in place with counter J0 + 1 + b;
+// returns what GHASH takes of it: the ciphertext, zero-padded.
+GNF_INLINE AesBlock gcm_payload_block(const AesTables& t, const AesKey& k, const AesBlock& j0, uint8_t* data,
+                                      uint32_t bytes, uint32_t b, bool encrypt) {
+  const uint32_t at = 16 * b, n = bytes - at < 16 ? bytes - at : 16;
+  AesBlock counter = j0;
+  counter.w[3] += 1 + b;
+  // Whole blocks without the partial helpers' byte arrays: those live in local memory on a GPU.
+  const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
+  const AesBlock out = aes_xor(in, aes_encrypt(t, k, counter));
+  if (n == 16) aes_store(data + at, out);
+  else aes_store_partial(data + at, out, n);
+  return encrypt ? aes_truncate(out, n) : in;
+}
+// The lengths block: AAD and payload bits.
+GNF_INLINE AesBlock gcm_lengths_block(uint32_t aad_bytes, uint32_t bytes) {
+  const uint64_t aad_bits = uint64_t(aad_bytes) * 8, data_bits = uint64_t(bytes) * 8;
+  return AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}};
+}
+// The tag: E_K(J0) XOR GHASH.
+GNF_INLINE AesBlock gcm_tag(const AesTables& t, const AesKey& k, const AesBlock& j0, const Ghash& s) {
+  return aes_xor(aes_encrypt(t, k, j0), AesBlock{{uint32_t(s.hi >> 32), uint32_t(s.hi), uint32_t(s.lo >> 32), uint32_t(s.lo)}});
+}
+
 // Encrypts (or decrypts) `bytes` at `data` in place under `nonce` and returns the tag over `aad`
 // and the ciphertext (SP 800-38D §7.1, §7.2). Open compares the tag itself, in constant time.
 GNF_INLINE AesBlock aes_gcm(const AesTables& t, const AesKey& k, const GhashKey& h, const uint8_t* nonce,
                             const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt) {
+  const AesBlock j0 = gcm_j0(nonce);
   Ghash state{0, 0};
-  for (uint32_t at = 0; at < aad_bytes; at += 16) {
-    const uint32_t n = aad_bytes - at < 16 ? aad_bytes - at : 16;
-    ghash_absorb(h, state, aes_load_partial(aad + at, n));
-  }
-  // J0 = nonce | 1; the payload's counter blocks follow it (inc32).
-  AesBlock counter{{wire::load_be32(nonce), wire::load_be32(nonce + 4), wire::load_be32(nonce + 8), 1}};
-  const AesBlock tag_mask = aes_encrypt(t, k, counter);
-  for (uint32_t at = 0; at < bytes; at += 16) {
-    const uint32_t n = bytes - at < 16 ? bytes - at : 16;
-    ++counter.w[3];
-    // Whole blocks without the partial helpers' byte arrays: those live in local memory on a GPU.
-    const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
-    const AesBlock out = aes_xor(in, aes_encrypt(t, k, counter));
-    if (n == 16) aes_store(data + at, out);
-    else aes_store_partial(data + at, out, n);
-    ghash_absorb(h, state, encrypt ? aes_truncate(out, n) : in);
-  }
-  const uint64_t aad_bits = uint64_t(aad_bytes) * 8, data_bits = uint64_t(bytes) * 8;
-  ghash_absorb(h, state, AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}});
-  return aes_xor(tag_mask, AesBlock{{uint32_t(state.hi >> 32), uint32_t(state.hi), uint32_t(state.lo >> 32), uint32_t(state.lo)}});
+  for (uint32_t i = 0; 16 * i < aad_bytes; ++i) ghash_absorb(h, state, gcm_aad_block(aad, aad_bytes, i));
+  for (uint32_t b = 0; 16 * b < bytes; ++b) ghash_absorb(h, state, gcm_payload_block(t, k, j0, data, bytes, b, encrypt));
+  ghash_absorb(h, state, gcm_lengths_block(aad_bytes, bytes));
+  return gcm_tag(t, k, j0, state);
 }
 
 // GCM split over a tile of `size` lanes (1 to kGcmMaxTile; nf/tile.cuh), lane `lane`'s part: the
@@ -149,39 +167,23 @@ GNF_INLINE Ghash aes_gcm_lane(const AesTables& t, const AesKey& k, const GhashPo
   const uint32_t blocks = aad_blocks + data_blocks + 1;
   const uint32_t padding = (size - blocks % size) % size;
   const GhashKey& step = h.of[size - 1];
-  const AesBlock j0{{wire::load_be32(nonce), wire::load_be32(nonce + 4), wire::load_be32(nonce + 8), 1}};
+  const AesBlock j0 = gcm_j0(nonce);
   Ghash y{0, 0};
   for (uint32_t j = lane; j < blocks + padding; j += size) {
     if (j >= size) y = ghash_multiply(step, y);
     if (j < padding) continue;
     const uint32_t i = j - padding;
-    AesBlock x;
-    if (i < aad_blocks) {
-      const uint32_t at = 16 * i, n = aad_bytes - at < 16 ? aad_bytes - at : 16;
-      x = aes_load_partial(aad + at, n);
-    } else if (i < aad_blocks + data_blocks) {
-      const uint32_t b = i - aad_blocks, at = 16 * b, n = bytes - at < 16 ? bytes - at : 16;
-      AesBlock counter = j0;
-      counter.w[3] += 1 + b;
-      const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
-      const AesBlock out = aes_xor(in, aes_encrypt(t, k, counter));
-      if (n == 16) aes_store(data + at, out);
-      else aes_store_partial(data + at, out, n);
-      x = encrypt ? aes_truncate(out, n) : in;
-    } else {
-      const uint64_t aad_bits = uint64_t(aad_bytes) * 8, data_bits = uint64_t(bytes) * 8;
-      x = AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}};
-    }
-    const Ghash g = ghash_of(x);
+    const Ghash g = ghash_of(i < aad_blocks                ? gcm_aad_block(aad, aad_bytes, i)
+                             : i < aad_blocks + data_blocks ? gcm_payload_block(t, k, j0, data, bytes, i - aad_blocks, encrypt)
+                                                            : gcm_lengths_block(aad_bytes, bytes));
     y.hi ^= g.hi, y.lo ^= g.lo;
   }
   return ghash_multiply(h.of[size - 1 - lane], y);
 }
 
-// The tag from S, the XOR of every lane's aes_gcm_lane: E_K(J0) XOR S.
+// The tag from S, the XOR of every lane's aes_gcm_lane.
 GNF_INLINE AesBlock aes_gcm_tag(const AesTables& t, const AesKey& k, const uint8_t* nonce, const Ghash& s) {
-  const AesBlock j0{{wire::load_be32(nonce), wire::load_be32(nonce + 4), wire::load_be32(nonce + 8), 1}};
-  return aes_xor(aes_encrypt(t, k, j0), AesBlock{{uint32_t(s.hi >> 32), uint32_t(s.hi), uint32_t(s.lo >> 32), uint32_t(s.lo)}});
+  return gcm_tag(t, k, gcm_j0(nonce), s);
 }
 
 }  // namespace gnf::nf
