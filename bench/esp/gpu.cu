@@ -38,8 +38,7 @@ __global__ void esp_tile_per_packet(nf::DeviceEspCipher in_global, const nf::Ips
                                     uint32_t count, uint8_t* slots, uint32_t* refused) {
   __shared__ nf::AesTables tables;
   const nf::DeviceEspCipher cipher = nf::esp_cipher_in_shared(in_global, tables);
-  const uint32_t lane = threadIdx.x % kTile, warp_lane = threadIdx.x % 32;
-  const nf::Tile tile{lane, kTile, kTile == 32 ? 0xFFFFFFFFu : ((1u << kTile) - 1) << (warp_lane - lane)};
+  const nf::Tile tile = nf::tile_of(kTile);
   const uint32_t tiles = gridDim.x * blockDim.x / kTile;
   for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kTile; i < count; i += tiles) {
     const PacketJob j = jobs[i];

@@ -70,12 +70,10 @@ __device__ inline void run_per_thread(const NfChainView& chain, uint32_t first, 
 }
 
 // One tiled element: tiles of the widest power of two (up to a warp) that gives every packet a tile.
-// blockDim.x is a multiple of 32, so a tile never straddles two warps.
 __device__ inline void run_tiled(const NfElement& element, const BlockPackets& packets, unsigned long long* row) {
   uint32_t size = 1;
   while (size < 32 && size * 2 * packets.count <= blockDim.x) size *= 2;
-  const uint32_t warp_lane = threadIdx.x % 32, lane = warp_lane % size;
-  const Tile tile{lane, size, size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1) << (warp_lane - lane)};
+  const Tile tile = tile_of(size);
   for (uint32_t k = threadIdx.x / size; k < packets.count; k += blockDim.x / size) {
     PacketRef r = packets[k];
     NfCounters local{};

@@ -36,6 +36,13 @@ struct Tile {
   __device__ bool any(bool value) const { return (__ballot_sync(mask, value) & mask) != 0; }
 };
 
+// The tile of `size` lanes (a power of two, 1 to 32) that the calling thread is in: its warp's lanes
+// taken `size` at a time from lane 0 (blockDim.x a multiple of 32, so a tile never straddles warps).
+__device__ inline Tile tile_of(uint32_t size) {
+  const uint32_t warp_lane = threadIdx.x % 32, lane = warp_lane % size;
+  return Tile{lane, size, size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1) << (warp_lane - lane)};
+}
+
 // Whether View runs a packet on a tile (kTiled), else a thread per packet.
 template <class View, class = void>
 struct TiledNf : std::false_type {};

@@ -33,8 +33,7 @@ __global__ void run_cipher(DeviceEspCipher in_global, const IpsecSa* sas, const 
                            uint8_t* buffer, uint8_t* ok) {
   __shared__ AesTables tables;
   const DeviceEspCipher cipher = esp_cipher_in_shared(in_global, tables);
-  const uint32_t lane = threadIdx.x % kTile;
-  const Tile tile{lane, kTile, kTile == 32 ? 0xFFFFFFFFu : ((1u << kTile) - 1) << (threadIdx.x % 32 - lane)};
+  const Tile tile = tile_of(kTile);
   for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kTile; i < count; i += gridDim.x * blockDim.x / kTile) {
     const PacketJob j = jobs[i];
     const EspCryptoJob job{buffer + j.offset, j.payload, j.seq};
