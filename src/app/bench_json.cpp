@@ -148,22 +148,21 @@ nlohmann::json pcie_json(const path::Snapshot& a, const path::Snapshot& b, uint6
 
 // Whether the NIC model kept up with the wire in the window: frames it took off the wire more
 // than nic::kLateFrameNs after they arrived, and of those, frames held for room (PortCounters::
-// wire_held_frames). Latency and rate then describe the model, not the path.
-// On the tx side: polls that came long after the one before and found frames waiting
-// (PortCounters::tx_stalls), the frames they found, and the longest gap since the run began.
-nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapshot& b) {
-  uint64_t late = 0, held = 0, max_lag = 0, stalls = 0, stalled = 0, max_stall = 0;
+// wire_held_frames); on the tx side, its stalls (model_health). Latency and rate then describe the
+// model, not the path.
+nlohmann::json nic_model_health_json(const path::Snapshot& a, const path::Snapshot& b, const ModelHealth& health) {
+  uint64_t held = 0, max_lag = 0;
   for (size_t i = 0; i < b.ports.size(); ++i) {
-    late += b.ports[i].wire_late_frames - a.ports[i].wire_late_frames;
     held += b.ports[i].wire_held_frames - a.ports[i].wire_held_frames;
     max_lag = std::max(max_lag, b.ports[i].wire_lag_max_ns);
-    stalls += b.ports[i].tx_stalls - a.ports[i].tx_stalls;
-    stalled += b.ports[i].tx_stalled_frames - a.ports[i].tx_stalled_frames;
-    max_stall = std::max(max_stall, b.ports[i].tx_stall_max_ns);
   }
-  return {{"late_frames", late},         {"held_frames", held},          {"late_threshold_ns", nic::kLateFrameNs},
-          {"max_lag_ns", max_lag},       {"tx_stalls", stalls},           {"tx_stalled_frames", stalled},
-          {"tx_stall_max_ns", max_stall}};
+  return {{"late_frames", health.late_frames},
+          {"held_frames", held},
+          {"late_threshold_ns", nic::kLateFrameNs},
+          {"max_lag_ns", max_lag},
+          {"tx_stalls", health.tx_stalls},
+          {"tx_stalled_frames", health.tx_stalled_frames},
+          {"tx_stall_max_ns", health.tx_stall_max_ns}};
 }
 
 // How one GPU persistent loop went round in the window (per block): rounds a second, and the
@@ -208,15 +207,10 @@ nlohmann::json result_json(const Trial& trial, const path::Pipeline& pipeline, c
   loss["where"] = loss_where_json(run.at_window, run.end);
   uint64_t tail_writes = run.end.driver.tail_writes - run.at_window.driver.tail_writes;
   nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), double(run.stop_ns - run.start_ns) / 1e9);
-  nlohmann::json nic_model = nic_model_health_json(run.at_window, run.end);
-  ModelHealth health;
-  health.late_frames = nic_model["late_frames"].get<uint64_t>();
+  ModelHealth health = model_health(run.at_window, run.end);
   health.sent = sent;
   health.on_schedule = run.on_schedule;
-  health.tx_stalls = nic_model["tx_stalls"].get<uint64_t>();
-  health.tx_stalled_frames = nic_model["tx_stalled_frames"].get<uint64_t>();
-  health.tx_stall_max_ns = nic_model["tx_stall_max_ns"].get<uint64_t>();
-  health.tx_ring_lost = loss["where"]["tx_ring"].get<uint64_t>();
+  nlohmann::json nic_model = nic_model_health_json(run.at_window, run.end, health);
   nlohmann::json model_bound = model_bound_json(cpu, health);
   return {{"sent", sent},
           {"on_schedule", run.on_schedule},
@@ -263,6 +257,18 @@ nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b)
   for (size_t cause = size_t(Loss::None) + 1; cause < std::size(kLossNames); ++cause)
     where[kLossNames[cause]] = lost[cause];
   return where;
+}
+
+ModelHealth model_health(const path::Snapshot& a, const path::Snapshot& b) {
+  ModelHealth health;
+  for (size_t i = 0; i < b.ports.size(); ++i) {
+    health.late_frames += b.ports[i].wire_late_frames - a.ports[i].wire_late_frames;
+    health.tx_stalls += b.ports[i].tx_stalls - a.ports[i].tx_stalls;
+    health.tx_stalled_frames += b.ports[i].tx_stalled_frames - a.ports[i].tx_stalled_frames;
+    health.tx_stall_max_ns = std::max(health.tx_stall_max_ns, b.ports[i].tx_stall_max_ns);
+  }
+  health.tx_ring_lost = loss_where_json(a, b)["tx_ring"].get<uint64_t>();
+  return health;
 }
 
 nlohmann::json bench_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/bench_flags.h"
+#include "app/verdict.h"
 #include "util/nvml.h"
 #include "path/pipeline.h"
 
@@ -27,6 +28,10 @@ struct TrialRun {
 // Frames lost between two snapshots by where they died: {"nic_rx_buffer", "rx_ring", "tx_ring",
 // "nf_drop", "to_host", "other"} (util/counter.h's Loss), each the change of the counters filed there.
 nlohmann::json loss_where_json(const path::Snapshot& a, const path::Snapshot& b);
+
+// What the NIC model's counters say between two snapshots (late frames, tx stalls, tx-ring loss);
+// `sent` and `on_schedule` are the caller's to fill.
+ModelHealth model_health(const path::Snapshot& a, const path::Snapshot& b);
 
 // Only after the pipeline stopped.
 nlohmann::json bench_json(const Trial& trial, const path::Pipeline& pipeline, const TrialRun& run,

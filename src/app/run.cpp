@@ -37,14 +37,8 @@ void add_limits(nlohmann::json& summary, const path::Pipeline& pipeline, const s
                 const path::Snapshot& end) {
   ModelHealth health;
   if (settled) {
-    for (size_t i = 0; i < end.ports.size(); ++i) {
-      health.late_frames += end.ports[i].wire_late_frames - settled->ports[i].wire_late_frames;
-      health.tx_stalls += end.ports[i].tx_stalls - settled->ports[i].tx_stalls;
-      health.tx_stalled_frames += end.ports[i].tx_stalled_frames - settled->ports[i].tx_stalled_frames;
-      health.tx_stall_max_ns = std::max(health.tx_stall_max_ns, end.ports[i].tx_stall_max_ns);
-    }
+    health = model_health(*settled, end);
     health.sent = end.offered() - settled->offered();
-    health.tx_ring_lost = loss_where_json(*settled, end)["tx_ring"].get<uint64_t>();
   }
   const nlohmann::json cpu = cpu_json(pipeline.thread_cpu(), summary["duration_s"].get<double>());
   summary["model_bound"] = model_bound_json(cpu, health);
