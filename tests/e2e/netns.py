@@ -15,6 +15,14 @@ import time
 import pytest
 
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netns_peer.py")
+# The router tests' hosts either side of gnf (A on port west's link, B on east's) and gnf's own
+# addresses facing them, as the control namespace gives them.
+A = {4: "10.0.0.2", 6: "2001:db8::2"}
+B = {4: "10.0.1.2", 6: "2001:db8:1::2"}
+WEST = {4: "10.0.0.1", 6: "2001:db8::1"}
+EAST = {4: "10.0.1.1", 6: "2001:db8:1::1"}
+# The data path gnf routes on in them: the config's cpu, or GNF_TEST_PATH's (bypass and staged need a GPU).
+DATA_PATH = os.environ.get("GNF_TEST_PATH") or "cpu"
 
 
 def ip(*args, check=True, input=None):
@@ -114,3 +122,23 @@ class Running:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def host(ns, dev, addresses, gateways, cable_checksums=False):
+    """`addresses` on `dev` in `ns` (IPv6 ones without duplicate address detection), default routes via
+    `gateways`; with `cable_checksums` the stack sends frames a cable carries (tx_checksum off)."""
+    for address in addresses:
+        ip("-n", ns, "addr", "add", address, "dev", dev, *(["nodad"] if ":" in address else []))
+    for gateway in gateways:
+        ip("-n", ns, "-6" if ":" in gateway else "-4", "route", "add", "default", "via", gateway)
+    if cable_checksums:
+        tx_checksum(ns, dev, on=False)
+
+
+def hosts_either_side(wire, a, b, cable_checksums=False):
+    """Hosts A (namespace `a`, a0) and B (`b`, b0) cabled by veths to ga and gb in `wire`, with gnf's
+    WEST and EAST addresses as their default gateways."""
+    veth(wire, "ga", "a0", a)
+    veth(wire, "gb", "b0", b)
+    host(a, "a0", [A[4] + "/24", A[6] + "/64"], [WEST[4], WEST[6]], cable_checksums)
+    host(b, "b0", [B[4] + "/24", B[6] + "/64"], [EAST[4], EAST[6]], cable_checksums)

@@ -27,14 +27,10 @@ import pytest
 
 from checks import assert_balanced, nonzero
 from conftest import REPO
-from netns import PEER, Running, ip, namespaces, peer, run_in, tx_checksum, veth
+from netns import (A, B, DATA_PATH, EAST, PEER, WEST, Running, host, hosts_either_side, ip, namespaces, peer,
+                   run_in, veth)
 
 SERVICE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "local_service.py")
-A = {4: "10.0.0.2", 6: "2001:db8::2"}
-B = {4: "10.0.1.2", 6: "2001:db8:1::2"}
-WEST = {4: "10.0.0.1", 6: "2001:db8::1"}
-EAST = {4: "10.0.1.1", 6: "2001:db8:1::1"}
-DATA_PATH = os.environ.get("GNF_TEST_PATH") or "cpu"
 SSH_PORT = 2222
 PINGS = 200
 # Attaches to the TAPs named in argv (TUNSETIFF, IFF_TAP | IFF_NO_PI), so that they have a carrier
@@ -55,14 +51,6 @@ class Router:
     def __init__(self, names, gnf):
         self.a, self.b, self.wire, self.ctl = names
         self.gnf = gnf
-
-
-def host(ns, dev, addresses, gateways):
-    for address in addresses:
-        ip("-n", ns, "addr", "add", address, "dev", dev, *(["nodad"] if ":" in address else []))
-    for gateway in gateways:
-        ip("-n", ns, "-6" if ":" in gateway else "-4", "route", "add", "default", "via", gateway)
-    tx_checksum(ns, dev, on=False)  # frames a cable carries: checksums done
 
 
 def need_tun():
@@ -91,10 +79,7 @@ def router(request, gnf_binary, tmp_path_factory):
     need_tun()
     names = namespaces(request, "local", "a", "b", "wire", "ctl")
     a, b, wire, ctl = names
-    veth(wire, "ga", "a0", a)
-    veth(wire, "gb", "b0", b)
-    host(a, "a0", ["10.0.0.2/24", "2001:db8::2/64"], [WEST[4], WEST[6]])
-    host(b, "b0", ["10.0.1.2/24", "2001:db8:1::2/64"], [EAST[4], EAST[6]])
+    hosts_either_side(wire, a, b, cable_checksums=True)
     ip("-n", ctl, "link", "set", "lo", "up")
     for port, addresses in (("west", WEST), ("east", EAST)):
         ip("-n", ctl, "tuntap", "add", "dev", port, "mode", "tap")
@@ -253,7 +238,7 @@ def test_gnf_makes_the_taps_it_does_not_find_and_they_go_with_it(request, gnf_bi
     a, b, wire, ctl = namespaces(request, "mktap", "a", "b", "wire", "ctl")
     veth(wire, "ga", "a0", a)
     veth(wire, "gb", "b0", b)
-    host(a, "a0", ["10.0.0.2/24"], [WEST[4]])
+    host(a, "a0", [A[4] + "/24"], [WEST[4]], cable_checksums=True)
     gnf = Running(gnf_binary, local_config(tmp_path, wire, ctl), tmp_path)
     request.addfinalizer(gnf.kill)
     gnf.wait_until_running()

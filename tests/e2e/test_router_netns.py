@@ -32,17 +32,11 @@ import pytest
 
 from checks import assert_balanced, nonzero
 from conftest import REPO
-from netns import PEER, Running, ip, namespaces, run_in, veth
+from netns import A, B, DATA_PATH, EAST, PEER, WEST, Running, host, hosts_either_side, ip, namespaces, run_in, veth
 
 PINGS = 10
 IPERF_SECONDS = 10
 UDP_SECONDS, UDP_RATE = 3, "50M"  # well below what the cpu path forwards on a 2-core machine
-A = {4: "10.0.0.2", 6: "2001:db8::2"}
-B = {4: "10.0.1.2", 6: "2001:db8:1::2"}
-WEST = {4: "10.0.0.1", 6: "2001:db8::1"}  # gnf's addresses, as the control namespace gives them
-EAST = {4: "10.0.1.1", 6: "2001:db8:1::1"}
-# The data path gnf routes on: the config's cpu, or GNF_TEST_PATH's (bypass and staged need a GPU).
-DATA_PATH = os.environ.get("GNF_TEST_PATH") or "cpu"
 # Behind B, reachable only once the control namespace has a route to it: (address, route).
 BEHIND_B = {4: ("10.9.0.2", "10.9.0.0/24"), 6: ("2001:db8:9::2", "2001:db8:9::/64")}
 
@@ -56,13 +50,6 @@ class Router:
         self.gnf = gnf
         self.direct_tcp = direct_tcp
         self.expected = collections.Counter()
-
-
-def host(ns, dev, addresses, gateways):
-    for address in addresses:
-        ip("-n", ns, "addr", "add", address, "dev", dev, *(["nodad"] if ":" in address else []))
-    for gateway in gateways:
-        ip("-n", ns, "-6" if ":" in gateway else "-4", "route", "add", "default", "via", gateway)
 
 
 def need(*tools):
@@ -115,10 +102,7 @@ def router(request, gnf_binary, tmp_path_factory, direct_tcp):
     need("ping", "traceroute")
     names = namespaces(request, "rt", "a", "b", "wire", "ctl")
     a, b, wire, ctl = names
-    veth(wire, "ga", "a0", a)
-    veth(wire, "gb", "b0", b)
-    host(a, "a0", ["10.0.0.2/24", "2001:db8::2/64"], [WEST[4], WEST[6]])
-    host(b, "b0", ["10.0.1.2/24", "2001:db8:1::2/64"], [EAST[4], EAST[6]])
+    hosts_either_side(wire, a, b)
     ip("-n", b, "link", "set", "lo", "up")
     for address, _ in BEHIND_B.values():
         ip("-n", b, "addr", "add", address, "dev", "lo")
