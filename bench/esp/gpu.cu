@@ -15,14 +15,21 @@ namespace gnf::esp_bench {
 
 namespace {
 
-constexpr uint32_t kThreadsPerBlock = 128;
+// Blocks of 256 threads, two to an SM (128 registers a thread). The AES tables take 72 KiB of
+// shared memory a block (nf/ipsec/aes_lanes.cuh), so three would fit, and a GCM-only kernel of
+// AES-128 alone ran 3 % faster at three (85 registers, more warps to hide GHASH's loads); but at
+// 85 registers these kernels spill (the AES-256 and partial-block paths beside it) and GCM lost
+// 45 % (bench/results/2026-11-25-session20). One block (255 registers) gained nothing.
+constexpr uint32_t kThreadsPerBlock = 256;
+constexpr uint32_t kBlocksPerSm = 2;
 
 // One thread per packet (the seed paper's shape): outbound SAs seal, their inbound twins open.
 template <bool kSeal>
-__global__ void esp_thread_per_packet(nf::DeviceEspCipher in_global, const nf::IpsecSa* sas, const PacketJob* jobs,
-                                      uint32_t count, uint8_t* slots, uint32_t* refused) {
-  __shared__ nf::AesTables tables;
-  const nf::DeviceEspCipher cipher = nf::esp_cipher_in_shared(in_global, tables);
+__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksPerSm)
+    esp_thread_per_packet(nf::DeviceEspCipher in_global, const nf::IpsecSa* sas, const PacketJob* jobs, uint32_t count,
+                          uint8_t* slots, uint32_t* refused) {
+  extern __shared__ uint4 shared[];
+  const nf::LaneEspCipher cipher = nf::esp_cipher_in_shared(in_global, shared);
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
     const PacketJob j = jobs[i];
     const uint32_t sa = kSeal ? j.sa : j.sa + 1;
@@ -31,37 +38,53 @@ __global__ void esp_thread_per_packet(nf::DeviceEspCipher in_global, const nf::I
   }
 }
 
-// A tile of kTile lanes per packet (nf/tile.cuh): GCM's blocks dealt out over the lanes
-// (DeviceEspCipher::seal_tile); the tiles of a warp take neighbouring packets.
+// A tile of kTile lanes per packet (nf/tile.cuh), GCM SAs only: GCM's blocks dealt out over the
+// lanes (DeviceEspCipher::seal_gcm_tile); the tiles of a warp take neighbouring packets.
 template <bool kSeal, uint32_t kTile>
-__global__ void esp_tile_per_packet(nf::DeviceEspCipher in_global, const nf::IpsecSa* sas, const PacketJob* jobs,
-                                    uint32_t count, uint8_t* slots, uint32_t* refused) {
-  __shared__ nf::AesTables tables;
-  const nf::DeviceEspCipher cipher = nf::esp_cipher_in_shared(in_global, tables);
+__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksPerSm)
+    esp_tile_per_packet(nf::DeviceEspCipher in_global, const nf::IpsecSa* sas, const PacketJob* jobs, uint32_t count,
+                        uint8_t* slots, uint32_t* refused) {
+  extern __shared__ uint4 shared[];
+  const nf::LaneEspCipher cipher = nf::esp_cipher_in_shared(in_global, shared);
   const nf::Tile tile = nf::tile_of(kTile);
   const uint32_t tiles = gridDim.x * blockDim.x / kTile;
   for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kTile; i < count; i += tiles) {
     const PacketJob j = jobs[i];
     const uint32_t sa = kSeal ? j.sa : j.sa + 1;
     const nf::EspCryptoJob job = crypto_job(j, slots);
-    const bool ok = kSeal ? cipher.seal_tile(sa, sas[sa], job, tile) : cipher.open_tile(sa, sas[sa], job, tile);
+    const bool ok = kSeal ? cipher.seal_gcm_tile(sa, sas[sa], job, tile) : cipher.open_gcm_tile(sa, sas[sa], job, tile);
     if (!ok && tile.leader()) atomicAdd(refused, 1u);
   }
+}
+
+// As many blocks as the packets need, but no more than stay resident at once: the kernels loop
+// over the packets, and every block copies the tables (72 KiB) once.
+template <class Kernel>
+void launch_on(Kernel* kernel, uint32_t threads, uint32_t count, const nf::DeviceEspCipher& cipher, const nf::IpsecSa* s,
+               const PacketJob* j, uint8_t* on, uint32_t* r) {
+  GNF_CUDA_CHECK(nf::esp_allow_lane_tables(kernel));
+  int device = 0, sms = 0, resident = 0;
+  GNF_CUDA_CHECK(cudaGetDevice(&device));
+  GNF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GNF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreadsPerBlock, nf::kAesLaneTablesBytes));
+  const uint64_t needed = (uint64_t(threads) + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  const uint32_t blocks = uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(needed, uint64_t(sms) * std::max(resident, 1))));
+  kernel<<<blocks, kThreadsPerBlock, nf::kAesLaneTablesBytes>>>(cipher, s, j, count, on, r);
+  GNF_CUDA_CHECK_LAUNCH();
 }
 
 template <bool kSeal>
 void launch_shape(uint32_t tile, uint32_t count, const nf::DeviceEspCipher& cipher, const nf::IpsecSa* s,
                   const PacketJob* j, uint8_t* on, uint32_t* r) {
-  const uint32_t blocks = uint32_t((uint64_t(count) * tile + kThreadsPerBlock - 1) / kThreadsPerBlock);
+  const uint32_t threads = count * tile;
   switch (tile) {
-    case 1: esp_thread_per_packet<kSeal><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
-    case 4: esp_tile_per_packet<kSeal, 4><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
-    case 8: esp_tile_per_packet<kSeal, 8><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
-    case 16: esp_tile_per_packet<kSeal, 16><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
-    case 32: esp_tile_per_packet<kSeal, 32><<<blocks, kThreadsPerBlock>>>(cipher, s, j, count, on, r); break;
+    case 1: launch_on(esp_thread_per_packet<kSeal>, threads, count, cipher, s, j, on, r); break;
+    case 4: launch_on(esp_tile_per_packet<kSeal, 4>, threads, count, cipher, s, j, on, r); break;
+    case 8: launch_on(esp_tile_per_packet<kSeal, 8>, threads, count, cipher, s, j, on, r); break;
+    case 16: launch_on(esp_tile_per_packet<kSeal, 16>, threads, count, cipher, s, j, on, r); break;
+    case 32: launch_on(esp_tile_per_packet<kSeal, 32>, threads, count, cipher, s, j, on, r); break;
     default: throw std::invalid_argument("gnf-esp-bench: no kernel for a tile of " + std::to_string(tile) + " lanes");
   }
-  GNF_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
@@ -74,6 +97,7 @@ const std::vector<uint32_t>& gcm_tile_sizes() {
 struct EspOnGpu::Impl {
   explicit Impl(const Workload& w)
       : count(uint32_t(w.jobs.size())),
+        gcm(!w.sas.empty() && w.sas[0].auth == nf::EspAuth::Gcm),
         inner_bytes(w.inner_bytes),
         keys(w.sas),
         device_keys(keys),
@@ -120,6 +144,7 @@ struct EspOnGpu::Impl {
   }
 
   uint32_t count;
+  bool gcm;  // every SA of a workload has one algorithm
   uint64_t inner_bytes;
   nf::EspKeys keys;
   nf::DeviceEspKeys device_keys;
@@ -131,6 +156,7 @@ EspOnGpu::EspOnGpu(const Workload& w) : impl_(std::make_unique<Impl>(w)) {}
 EspOnGpu::~EspOnGpu() = default;
 
 Rate EspOnGpu::rate(bool seal, int launches, uint32_t tile) {
+  if (tile > 1 && !impl_->gcm) throw std::invalid_argument("gnf-esp-bench: tiles of lanes run GCM only");
   impl_->timed(seal, tile);
   std::vector<double> seconds;
   for (int i = 0; i < launches; ++i) seconds.push_back(impl_->timed(seal, tile));

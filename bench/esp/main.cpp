@@ -21,14 +21,24 @@ using namespace gnf::esp_bench;
 
 nlohmann::json rate_json(const Rate& r) { return {{"gbps", r.gbps}, {"mpps", r.mpps}}; }
 
-int run(const gnf::bench::GpuVsCpuOptions& o) {
+// Which algorithms and sizes to measure: every one unless named (--algorithm, --size).
+struct Selection {
+  std::vector<std::string> algorithms, sizes;
+  bool wants(const std::vector<std::string>& named, const std::string& name) const {
+    return named.empty() || std::find(named.begin(), named.end(), name) != named.end();
+  }
+};
+
+int run(const gnf::bench::GpuVsCpuOptions& o, const Selection& only) {
   const std::string no_gpu = gnf::bench::gpu_skipped(o);
   nlohmann::json report = gnf::bench::report_header("gnf-esp-bench", o);
   report["cpu_packets_per_thread"] = o.cpu_packets;
   std::cout << fmt::format("{:<26} {:>5} {:>5} {:>12} {:>14} {:>12} {:>14} {:>9}\n", "algorithm", "size", "op",
                            "GPU thread", "GPU tile (n)", "1 core", fmt::format("{} cores", o.threads), "GPU/all");
   for (const Algorithm& a : kAlgorithms) {
+    if (!only.wants(only.algorithms, a.name)) continue;
     for (const uint32_t size : kSizes) {
+      if (!only.wants(only.sizes, size_name(size))) continue;
       const Workload cpu_work = make_workload(a, size, o.cpu_packets, 1);
       std::unique_ptr<EspOnGpu> gpu;
       if (no_gpu.empty()) gpu = std::make_unique<EspOnGpu>(make_workload(a, size, o.gpu_packets, 2));
@@ -78,6 +88,14 @@ int main(int argc, char** argv) {
   o.json = "esp_bench.json";
   CLI::App app{"gnf-esp-bench: ESP seal/open Gbit/s, GPU (a thread, and for GCM a tile, per packet) beside OpenSSL EVP on 1 and all cores"};
   gnf::bench::add_gpu_vs_cpu_flags(app, o, "OpenSSL");
+  Selection only;
+  std::vector<std::string> algorithm_names, size_names;
+  for (const Algorithm& a : kAlgorithms) algorithm_names.push_back(a.name);
+  for (const uint32_t size : kSizes) size_names.push_back(size_name(size));
+  app.add_option("--algorithm", only.algorithms, "only these algorithms (repeatable; default: all)")
+      ->check(CLI::IsMember(algorithm_names));
+  app.add_option("--size", only.sizes, "only these inner packet sizes (repeatable; default: all)")
+      ->check(CLI::IsMember(size_names));
   CLI11_PARSE(app, argc, argv);
-  return gnf::bench::run_or_exit_3("gnf-esp-bench", [&] { return run(o); });
+  return gnf::bench::run_or_exit_3("gnf-esp-bench", [&] { return run(o, only); });
 }

@@ -27,12 +27,12 @@ struct PacketJob {
   uint64_t seq;
 };
 
-// kTile lanes per packet: 1 runs seal and open on a thread, more seal_tile and open_tile.
-template <bool kSeal, uint32_t kTile>
-__global__ void run_cipher(DeviceEspCipher in_global, const IpsecSa* sas, const PacketJob* jobs, uint32_t count,
+// kTile lanes per packet: 1 runs seal and open on a thread, more seal_tile and open_tile. The AES
+// tables a copy per bank in shared memory (the cipher's own kernels), or where `in_global` has
+// them (the NF in the drivers' kernels).
+template <bool kSeal, uint32_t kTile, class Cipher>
+__device__ void run_cipher(const Cipher& cipher, const IpsecSa* sas, const PacketJob* jobs, uint32_t count,
                            uint8_t* buffer, uint8_t* ok) {
-  __shared__ AesTables tables;
-  const DeviceEspCipher cipher = esp_cipher_in_shared(in_global, tables);
   const Tile tile = tile_of(kTile);
   for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kTile; i < count; i += gridDim.x * blockDim.x / kTile) {
     const PacketJob j = jobs[i];
@@ -44,17 +44,38 @@ __global__ void run_cipher(DeviceEspCipher in_global, const IpsecSa* sas, const 
   }
 }
 
+template <bool kSeal, uint32_t kTile, bool kLaneTables>
+__global__ void cipher_kernel(DeviceEspCipher in_global, const IpsecSa* sas, const PacketJob* jobs, uint32_t count,
+                              uint8_t* buffer, uint8_t* ok) {
+  extern __shared__ uint4 shared[];
+  if constexpr (kLaneTables) run_cipher<kSeal, kTile>(esp_cipher_in_shared(in_global, shared), sas, jobs, count, buffer, ok);
+  else run_cipher<kSeal, kTile>(in_global, sas, jobs, count, buffer, ok);
+}
+
+template <bool kSeal, uint32_t kTile, bool kLaneTables>
+void launch_one(const DeviceEspCipher& cipher, const IpsecSa* sas, const PacketJob* jobs, uint32_t count, uint8_t* buffer,
+                uint8_t* ok) {
+  const auto kernel = cipher_kernel<kSeal, kTile, kLaneTables>;
+  const uint32_t shared = kLaneTables ? kAesLaneTablesBytes : 0;
+  GNF_CUDA_CHECK(esp_allow_lane_tables(kernel));
+  kernel<<<264, 128, shared>>>(cipher, sas, jobs, count, buffer, ok);
+  GNF_CUDA_CHECK_LAUNCH();
+}
+
 template <bool kSeal>
-void launch(uint32_t tile, DeviceEspCipher cipher, const IpsecSa* sas, const PacketJob* jobs, uint32_t count,
-            uint8_t* buffer, uint8_t* ok) {
+void launch(uint32_t tile, bool lane_tables, DeviceEspCipher cipher, const IpsecSa* sas, const PacketJob* jobs,
+            uint32_t count, uint8_t* buffer, uint8_t* ok) {
+  const auto go = [&](auto tile_size) {
+    if (lane_tables) launch_one<kSeal, decltype(tile_size)::value, true>(cipher, sas, jobs, count, buffer, ok);
+    else launch_one<kSeal, decltype(tile_size)::value, false>(cipher, sas, jobs, count, buffer, ok);
+  };
   switch (tile) {
-    case 1: run_cipher<kSeal, 1><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
-    case 4: run_cipher<kSeal, 4><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
-    case 16: run_cipher<kSeal, 16><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
-    case 32: run_cipher<kSeal, 32><<<264, 128>>>(cipher, sas, jobs, count, buffer, ok); break;
+    case 1: go(std::integral_constant<uint32_t, 1>{}); break;
+    case 4: go(std::integral_constant<uint32_t, 4>{}); break;
+    case 16: go(std::integral_constant<uint32_t, 16>{}); break;
+    case 32: go(std::integral_constant<uint32_t, 32>{}); break;
     default: FAIL() << "no kernel for a tile of " << tile;
   }
-  GNF_CUDA_CHECK_LAUNCH();
 }
 
 // Every algorithm with ESN off and on, each as an outbound SA (even index) and its inbound twin.
@@ -72,11 +93,11 @@ uint32_t packet_bytes(const IpsecSa& sa, uint32_t payload) {
 
 // Runs the cipher over `buffer`'s packets on the GPU; returns the buffer after it and each packet's verdict.
 template <bool kSeal>
-std::vector<uint8_t> on_gpu(uint32_t tile, const DeviceEspCipher& cipher, const mem::Block& sas, const mem::Block& jobs,
+std::vector<uint8_t> on_gpu(uint32_t tile, bool lane_tables, const DeviceEspCipher& cipher, const mem::Block& sas, const mem::Block& jobs,
                             uint32_t count, const std::vector<uint8_t>& buffer, std::vector<uint8_t>& ok) {
   mem::Block device_buffer(mem::Domain::Device, buffer.size()), device_ok(mem::Domain::Device, count);
   device_buffer.copy_in(device_buffer.data(), buffer.data(), buffer.size());
-  launch<kSeal>(tile, cipher, reinterpret_cast<const IpsecSa*>(sas.data()),
+  launch<kSeal>(tile, lane_tables, cipher, reinterpret_cast<const IpsecSa*>(sas.data()),
                 reinterpret_cast<const PacketJob*>(jobs.data()), count, device_buffer.data(), device_ok.data());
   GNF_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<uint8_t> out(buffer.size());
@@ -88,12 +109,13 @@ std::vector<uint8_t> on_gpu(uint32_t tile, const DeviceEspCipher& cipher, const 
 
 }  // namespace
 
-// A thread per packet (tile 1), and tiles of lanes (GCM dealt out over them, the rest on the leader).
-class EspCipherOnGpu : public ::testing::TestWithParam<uint32_t> {};
+// A thread per packet (tile 1), and tiles of lanes (GCM dealt out over them, the rest on the
+// leader); the AES tables in shared memory (a copy per bank) or in global memory.
+class EspCipherOnGpu : public ::testing::TestWithParam<std::tuple<uint32_t, bool>> {};
 
 TEST_P(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
   GNF_REQUIRE_GPU();
-  const uint32_t tile = GetParam();
+  const auto [tile, lane_tables] = GetParam();
   std::mt19937_64 rng(4303);
   const std::vector<IpsecSa> sas = random_sas(rng);
   OpensslEspCipher openssl(sas);
@@ -130,7 +152,7 @@ TEST_P(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
   for (const PacketJob& j : seal_jobs)
     ASSERT_TRUE(openssl.seal(j.sa, sas[j.sa], EspCryptoJob{by_openssl.data() + j.offset, j.payload, j.seq}));
   std::vector<uint8_t> ok;
-  const std::vector<uint8_t> by_gpu = on_gpu<true>(tile, device_keys.view(), device_sas, device_seal_jobs, kPackets, plain, ok);
+  const std::vector<uint8_t> by_gpu = on_gpu<true>(tile, lane_tables, device_keys.view(), device_sas, device_seal_jobs, kPackets, plain, ok);
   size_t mismatches = 0;
   for (uint32_t i = 0; i < kPackets; ++i) {
     const PacketJob& j = seal_jobs[i];
@@ -155,7 +177,7 @@ TEST_P(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
     forged[i] = true;
   }
   device_open_jobs.copy_in(device_open_jobs.data(), open_jobs.data(), device_open_jobs.size());
-  const std::vector<uint8_t> opened = on_gpu<false>(tile, device_keys.view(), device_sas, device_open_jobs, kPackets, to_open, ok);
+  const std::vector<uint8_t> opened = on_gpu<false>(tile, lane_tables, device_keys.view(), device_sas, device_open_jobs, kPackets, to_open, ok);
   size_t refused = 0, wrong = 0;
   for (uint32_t i = 0; i < kPackets; ++i) {
     const PacketJob& j = open_jobs[i];
@@ -171,8 +193,11 @@ TEST_P(EspCipherOnGpu, SealsAndOpensByteForByteAsOpenssl) {
   }
   EXPECT_EQ(wrong, 0u);
   EXPECT_GT(refused, kPackets / 5);
-  std::printf("ESP cipher on the GPU, %u lane(s) a packet: %u packets sealed as OpenSSL does, opened, %zu forgeries "
-              "refused\n", tile, kPackets, refused);
+  std::printf("ESP cipher on the GPU, %u lane(s) a packet, AES tables in %s memory: %u packets sealed as OpenSSL does, "
+              "opened, %zu forgeries refused\n", tile, lane_tables ? "shared" : "global", kPackets, refused);
 }
 
-INSTANTIATE_TEST_SUITE_P(LanesPerPacket, EspCipherOnGpu, ::testing::Values(1u, 4u, 16u, 32u));
+INSTANTIATE_TEST_SUITE_P(LanesPerPacket, EspCipherOnGpu,
+                         ::testing::Values(std::make_tuple(1u, true), std::make_tuple(4u, true), std::make_tuple(16u, true),
+                                           std::make_tuple(32u, true), std::make_tuple(1u, false),
+                                           std::make_tuple(16u, false)));

@@ -84,7 +84,7 @@ TEST(GpuCryptoOnHost, AesGcmMatchesNistCavp) {
   for (const GcmRecord& r : gcm_records({"128", "192", "256"})) {
     AesKey schedule;
     ASSERT_TRUE(aes_encryption_key(r.key.data(), uint32_t(r.key.size()), schedule));
-    const GhashKey h = ghash_key(aes_tables(), schedule);
+    const GhashPowers h = ghash_powers(aes_tables(), schedule);
     std::vector<uint8_t> buffer = r.encrypt ? r.pt : r.ct, got_tag(16);
     aes_store(got_tag.data(), aes_gcm(aes_tables(), schedule, h, r.iv.data(), r.aad.data(), uint32_t(r.aad.size()),
                                       buffer.data(), uint32_t(buffer.size()), r.encrypt));
@@ -104,8 +104,8 @@ TEST(GpuCryptoOnHost, AesGcmMatchesNistCavp) {
 }
 
 // GCM dealt out over a tile's lanes (gcm.h's aes_gcm_lane), the lanes run one after the other: the
-// same ciphertext, plaintext and tag as NIST's for every tile size a kernel may use, and for sizes
-// that divide no record's block count evenly.
+// same ciphertext, plaintext and tag as NIST's for every tile size a kernel may use (the records'
+// block counts are mostly not multiples of them: the zero blocks in front are tested too).
 TEST(GpuCryptoOnHost, AesGcmOnTileLanesMatchesNistCavp) {
   REQUIRE_CRYPTO_VECTORS();
   size_t checked = 0;
@@ -113,7 +113,7 @@ TEST(GpuCryptoOnHost, AesGcmOnTileLanesMatchesNistCavp) {
     AesKey schedule;
     ASSERT_TRUE(aes_encryption_key(r.key.data(), uint32_t(r.key.size()), schedule));
     const GhashPowers h = ghash_powers(aes_tables(), schedule);
-    for (const uint32_t size : {1u, 2u, 3u, 4u, 8u, 16u, 32u}) {
+    for (const uint32_t size : {1u, 2u, 4u, 8u, 16u, 32u}) {
       std::vector<uint8_t> buffer = r.encrypt ? r.pt : r.ct, got_tag(16);
       Ghash s{0, 0};
       for (uint32_t lane = 0; lane < size; ++lane) {
@@ -131,5 +131,5 @@ TEST(GpuCryptoOnHost, AesGcmOnTileLanesMatchesNistCavp) {
       ++checked;
     }
   }
-  EXPECT_GT(checked, 7u * 1000);
+  EXPECT_GT(checked, 6u * 1000);
 }

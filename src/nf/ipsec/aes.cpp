@@ -81,8 +81,8 @@ AesKey aes_decryption_key(const AesKey& encryption) {
       // InvMixColumns of the middle rounds' keys: td is Si then InvMixColumns, so S first cancels Si.
       to[i] = round == 0 || round == out.rounds
                   ? w
-                  : aes_column(t.td, aes_sbox(t, w >> 24) << 24, aes_sbox(t, (w >> 16) & 0xFF) << 16,
-                               aes_sbox(t, (w >> 8) & 0xFF) << 8, aes_sbox(t, w & 0xFF));
+                  : aes_column(t, true, aes_sbox(t, w, 3) << 24, aes_sbox(t, w, 2) << 16, aes_sbox(t, w, 1) << 8,
+                               aes_sbox(t, w, 0));
     }
   }
   return out;

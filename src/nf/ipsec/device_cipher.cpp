@@ -29,7 +29,7 @@ DeviceEspKeys::DeviceEspKeys(const EspKeys& keys)
 }
 
 DeviceEspCipher DeviceEspKeys::view() const {
-  return DeviceEspCipher{reinterpret_cast<const AesTables*>(tables_.data()),
+  return DeviceEspCipher{AesTablesAt{reinterpret_cast<const AesTables*>(tables_.data())},
                          reinterpret_cast<const EspSaKeys*>(keys_.data())};
 }
 

@@ -5,10 +5,13 @@
 //
 // DeviceEspCipher is a view, trivially copyable, passed to kernels by value: the AES tables and
 // one EspSaKeys per SA, indexed by the SA's index, everything a packet needs precomputed on the
-// host when the SAs are loaded (key schedules, GHASH's table, HMAC's midstates). EspKeys makes
-// them in host memory, DeviceEspKeys copies them into GPU memory. A kernel first moves the tables
-// into shared memory (esp_cipher_in_shared below, aes.h says why); the per-SA keys stay in global
-// memory, read through L1 (shared by every packet of that SA).
+// host when the SAs are loaded (key schedules, GHASH's tables, HMAC's midstates). EspKeys makes
+// them in host memory, DeviceEspKeys copies them into GPU memory. The tables are AesTables by
+// address (host memory, or global memory in the NF inside the drivers' kernels); the cipher's own
+// kernels first copy them into shared memory, a copy per bank (esp_cipher_in_shared below,
+// aes_lanes.cuh says why), and run LaneEspCipher. The per-SA keys stay in global memory, read
+// through L1 (shared by every packet of that SA); a packet's loop copies its round keys into
+// registers (aes.h's AesRoundKeys).
 //
 // GCM also runs on a tile of lanes per packet (seal_tile, open_tile: gcm.h's aes_gcm_lane), the
 // lanes' loads and stores then neighbouring bytes; the other algorithms are serial per packet
@@ -25,6 +28,7 @@
 #include "nf/ipsec/sha1.h"
 #include "util/hd.h"
 #if defined(__CUDACC__)
+#include "nf/ipsec/aes_lanes.cuh"
 #include "nf/tile.cuh"
 #endif
 
@@ -44,8 +48,9 @@ GNF_INLINE bool esp_icv_equal(const uint8_t* a, const uint8_t* b, uint32_t bytes
   return difference == 0;
 }
 
-struct DeviceEspCipher {
-  const AesTables* tables;
+template <class Tables>  // AesTablesAt or, in a kernel of the cipher's own, AesLaneTables
+struct BasicEspCipher {
+  Tables tables;
   const EspSaKeys* keys;  // keys[sa_index]
 
   GNF_HD bool seal(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job) const {
@@ -59,8 +64,8 @@ struct DeviceEspCipher {
     if (sa.cipher == EspCipher::AesCbc128) {
       uint8_t nonce[kAesBlockBytes];
       esp_cbc_iv_nonce(sa.spi, job.seq, nonce);
-      aes_store(esp_iv(job), aes_encrypt(*tables, k.encryption, aes_load(nonce)));
-      aes_cbc_encrypt(*tables, k.encryption, esp_iv(job), payload, job.payload);
+      aes_store(esp_iv(job), aes_encrypt(tables, k.encryption, aes_load(nonce)));
+      aes_cbc_encrypt(tables, k.encryption, esp_iv(job), payload, job.payload);
     }
     if (sa.auth == EspAuth::HmacSha1_96) {
       uint8_t digest[kSha1DigestBytes];
@@ -84,7 +89,7 @@ struct DeviceEspCipher {
       icv_of(k, sa, job, digest);
       if (!esp_icv_equal(digest, esp_icv(sa, job), esp_icv_bytes(sa.auth))) return false;
     }
-    if (sa.cipher == EspCipher::AesCbc128) aes_cbc_decrypt(*tables, k.decryption, esp_iv(job), payload, job.payload);
+    if (sa.cipher == EspCipher::AesCbc128) aes_cbc_decrypt(tables, k.decryption, esp_iv(job), payload, job.payload);
     return true;
   }
 
@@ -93,6 +98,16 @@ struct DeviceEspCipher {
   // same answer. The bytes are seal's and open's.
   __device__ bool seal_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
     if (sa.auth != EspAuth::Gcm) return tile.from(0, tile.leader() ? seal(sa_index, sa, job) : false);
+    return seal_gcm_tile(sa_index, sa, job, tile);
+  }
+  __device__ bool open_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
+    if (sa.auth != EspAuth::Gcm) return tile.from(0, tile.leader() ? open(sa_index, sa, job) : false);
+    return open_gcm_tile(sa_index, sa, job, tile);
+  }
+
+  // The same for an SA that is GCM's: a kernel that only ever runs GCM SAs calls these and carries
+  // none of the serial algorithms' code, so it needs fewer registers (gnf-esp-bench's GCM kernels).
+  __device__ bool seal_gcm_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
     // The IV is in place before any lane reads it into the nonce (the tile's barrier orders memory).
     if (tile.leader()) esp_gcm_iv(job.seq, esp_iv(job));
     __syncwarp(tile.mask);
@@ -100,9 +115,7 @@ struct DeviceEspCipher {
     if (tile.leader()) aes_store(esp_icv(sa, job), tag);
     return true;
   }
-
-  __device__ bool open_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
-    if (sa.auth != EspAuth::Gcm) return tile.from(0, tile.leader() ? open(sa_index, sa, job) : false);
+  __device__ bool open_gcm_tile(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job, const Tile& tile) const {
     const AesBlock tag = gcm_tile(keys[sa_index], esp_gcm_input(sa, job), esp_payload(sa, job), job.payload, false, tile);
     uint8_t bytes[16];
     aes_store(bytes, tag);
@@ -112,16 +125,16 @@ struct DeviceEspCipher {
 
  private:
   GNF_HD AesBlock gcm(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes, bool encrypt) const {
-    return aes_gcm(*tables, k.encryption, k.ghash.of[0], in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
+    return aes_gcm(tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
   }
 #if defined(__CUDACC__)
   // Every lane's part of GHASH, XORed over the tile; the tag, in the leader only.
   __device__ AesBlock gcm_tile(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes,
                                bool encrypt, const Tile& tile) const {
-    Ghash s = aes_gcm_lane(*tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt,
+    Ghash s = aes_gcm_lane(tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt,
                            tile.lane, tile.size);
     s.hi = tile.xor_all(s.hi), s.lo = tile.xor_all(s.lo);
-    return tile.leader() ? aes_gcm_tag(*tables, k.encryption, in.nonce, s) : AesBlock{};
+    return tile.leader() ? aes_gcm_tag(tables, k.encryption, in.nonce, s) : AesBlock{};
   }
 #endif
   GNF_HD static void icv_of(const EspSaKeys& k, const IpsecSa& sa, const EspCryptoJob& job,
@@ -131,6 +144,8 @@ struct DeviceEspCipher {
     hmac_sha1(k.hmac, job.esp, esp_hmac_covered(sa, job), high, extra, digest);
   }
 };
+
+using DeviceEspCipher = BasicEspCipher<AesTablesAt>;
 
 // Passed to kernels by value, as the NFs' views are.
 static_assert(std::is_trivially_copyable_v<DeviceEspCipher>);
@@ -145,7 +160,7 @@ class EspKeys {
  public:
   explicit EspKeys(const std::vector<IpsecSa>& sas);
   // The cipher over host memory (tests run the device code on the host through it).
-  DeviceEspCipher host_view() const { return DeviceEspCipher{&aes_tables(), keys_.data()}; }
+  DeviceEspCipher host_view() const { return DeviceEspCipher{AesTablesAt{&aes_tables()}, keys_.data()}; }
   const std::vector<EspSaKeys>& keys() const { return keys_; }
 
  private:
@@ -165,16 +180,19 @@ class DeviceEspKeys {
 };
 
 #if defined(__CUDACC__)
+using LaneEspCipher = BasicEspCipher<AesLaneTables>;
+
 // Every thread of a 1-D block calls it at the kernel's start, before any thread returns: copies
-// the AES tables (2.25 KiB) from `cipher`'s into `shared`, a __shared__ AesTables of the kernel,
-// and returns the cipher that reads them there. The barrier makes every thread's copy visible to
-// the whole block before the first lookup.
-__device__ inline DeviceEspCipher esp_cipher_in_shared(const DeviceEspCipher& cipher, AesTables& shared) {
-  const uint32_t* from = reinterpret_cast<const uint32_t*>(cipher.tables);
-  uint32_t* to = reinterpret_cast<uint32_t*>(&shared);
-  for (uint32_t i = threadIdx.x; i < sizeof(AesTables) / 4; i += blockDim.x) to[i] = from[i];
-  __syncthreads();
-  return DeviceEspCipher{&shared, cipher.keys};
+// the AES tables from `cipher`'s into `shared` (kAesLaneTablesBytes of dynamic shared memory,
+// aes_lanes.cuh) and returns the cipher that reads them there.
+__device__ inline LaneEspCipher esp_cipher_in_shared(const DeviceEspCipher& cipher, void* shared) {
+  return LaneEspCipher{aes_lane_tables(*cipher.tables.at, shared), cipher.keys};
+}
+
+// Such a kernel needs leave for more than 48 KiB of dynamic shared memory, once before its first launch.
+template <class Kernel>
+cudaError_t esp_allow_lane_tables(Kernel* kernel) {
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kAesLaneTablesBytes));
 }
 #endif
 

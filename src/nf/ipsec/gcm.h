@@ -2,15 +2,18 @@
 // the GPU's ESP cipher (device_cipher.h): CTR over aes.h's block function and GHASH, host and
 // device from one source, tested on the host against NIST's vectors.
 //
-// GHASH multiplies by H with Shoup's 4-bit tables (SP 800-38D's reference shape; OpenSSL's
-// gcm_gmult_4bit): H·i for the 16 values of a nibble, 256 bytes per key, made on the host when the
-// SA is loaded (ghash_key). A block is then 32 lookups with a 4-bit shift and XORs each, 64-bit
-// operations throughout. Why not a bitsliced (carry-less by integer multiply) GHASH: it is
-// constant time, but it costs about 4x the 64-bit multiplies per block, and 64-bit multiplies are
-// several instructions each on a GPU; why not 8-bit tables: 4 KiB per key would not stay in L1
-// next to other SAs'. The per-key table is read from global memory through L1 (it cannot live in
-// shared memory beside every SA's), and the reduction constants are computed, not looked up. The
-// lookups are indexed by the hash state, so GHASH shares aes.h's timing property.
+// GHASH's Horner steps multiply by a fixed power of H with a GhashMultiplier: the product x·v
+// is linear in x, so it is the XOR of 32 table entries, one per nibble of x, each entry that
+// nibble's product with v already reduced (8 KiB per power, made on the host when the SA is
+// loaded). A step is then 32 16-byte loads and XORs: a quarter of the instructions of Shoup's
+// 4-bit tables (SP 800-38D's reference shape, OpenSSL's gcm_gmult_4bit: 256 bytes per key, but a
+// 4-bit shift and a reduction per nibble), which measured 40 % slower in the GCM kernel on the
+// H100 (bench/results/2026-11-25-session20). Shoup's tables stay for the one multiplication per
+// lane and packet by a lane's own power of H (aes_gcm_lane), where 32 multipliers per key would
+// not pay. The tables are read from global memory through L1 (they cannot live in shared memory
+// beside every SA's). Why not a bitsliced (carry-less by integer multiply) GHASH: it is constant
+// time, but costs several times the instructions. The lookups are indexed by the hash state, so
+// GHASH shares aes.h's timing property.
 #pragma once
 #include <cstdint>
 
@@ -25,8 +28,8 @@ struct GhashKey {
   uint64_t lo[16];
 };
 
-// A 128-bit GHASH value, big-endian halves.
-struct Ghash {
+// A 128-bit GHASH value, big-endian halves (aligned so that a table entry is one 16-byte load).
+struct alignas(16) Ghash {
   uint64_t hi;
   uint64_t lo;
 };
@@ -58,11 +61,6 @@ GNF_INLINE Ghash ghash_multiply(const GhashKey& key, const Ghash& x) {
   return z;
 }
 
-GNF_INLINE void ghash_absorb(const GhashKey& key, Ghash& state, const AesBlock& block) {
-  const Ghash b = ghash_of(block);
-  state = ghash_multiply(key, Ghash{state.hi ^ b.hi, state.lo ^ b.lo});
-}
-
 // Host side: the table of a hash key `v` (H or a power of it): its multiples by every nibble (v·8
 // is v itself in the reflected bit order, v·4, v·2, v·1 each one bit further; the rest are sums).
 inline GhashKey ghash_table(Ghash v) {
@@ -82,17 +80,51 @@ inline GhashKey ghash_table(Ghash v) {
   return out;
 }
 
+// x·v for one v: of[i][n] is v times the value whose nibble i (0 = the top one of hi) is n and
+// every other nibble zero.
+struct GhashMultiplier {
+  Ghash of[32][16];
+};
+
+GNF_INLINE Ghash ghash_times(const GhashMultiplier& m, const Ghash& x) {
+  Ghash z{0, 0};
+  GNF_UNROLL_BY(8)
+  for (uint32_t i = 0; i < 32; ++i) {
+    const Ghash& e = m.of[i][uint32_t((i < 16 ? x.hi : x.lo) >> (60 - 4 * (i & 15))) & 0xF];
+    z.hi ^= e.hi, z.lo ^= e.lo;
+  }
+  return z;
+}
+
+// Host side: the multiplier by the value whose Shoup table is `v`.
+inline GhashMultiplier ghash_multiplier(const GhashKey& v) {
+  GhashMultiplier m{};
+  for (uint32_t i = 0; i < 32; ++i)
+    for (uint64_t n = 0; n < 16; ++n) {
+      const uint64_t at = n << (60 - 4 * (i & 15));
+      m.of[i][n] = ghash_multiply(v, i < 16 ? Ghash{at, 0} : Ghash{0, at});
+    }
+  return m;
+}
+
 // Host side, once per key: H = E_K(0).
 inline Ghash ghash_h(const AesTables& t, const AesKey& k) { return ghash_of(aes_encrypt(t, k, AesBlock{{0, 0, 0, 0}})); }
-// Its table.
-inline GhashKey ghash_key(const AesTables& t, const AesKey& k) { return ghash_table(ghash_h(t, k)); }
 
-// GCM on a tile of lanes (aes_gcm_lane below) multiplies by H^1 .. H^size: a table for each, 8 KiB
-// per key for tiles of up to 32 lanes. of[0] is ghash_key's.
+// GCM on a tile of `size` lanes (aes_gcm_lane below) steps by H^size and closes each lane's part
+// with one multiplication by H^1 .. H^size: 56 KiB per key for tiles of 1 to 32 lanes.
 inline constexpr uint32_t kGcmMaxTile = 32;
+inline constexpr uint32_t kGcmTileSizes = 6;  // 1, 2, 4, .. 32
 struct GhashPowers {
-  GhashKey of[kGcmMaxTile];  // of[k - 1]: H^k
+  GhashKey of[kGcmMaxTile];               // of[k - 1]: H^k, Shoup's table
+  GhashMultiplier step[kGcmTileSizes];  // step[i]: H^(2^i)
 };
+
+// Which step a tile of `size` lanes (a power of two) takes.
+GNF_INLINE uint32_t gcm_step_of(uint32_t size) {
+  uint32_t i = 0;
+  while ((1u << i) < size) ++i;
+  return i;
+}
 
 inline GhashPowers ghash_powers(const AesTables& t, const AesKey& k) {
   GhashPowers out;
@@ -102,6 +134,7 @@ inline GhashPowers ghash_powers(const AesTables& t, const AesKey& k) {
     power = ghash_multiply(out.of[0], power);
     out.of[i] = ghash_table(power);
   }
+  for (uint32_t i = 0; i < kGcmTileSizes; ++i) out.step[i] = ghash_multiplier(out.of[(1u << i) - 1]);
   return out;
 }
 
@@ -117,14 +150,15 @@ GNF_INLINE AesBlock gcm_aad_block(const uint8_t* aad, uint32_t aad_bytes, uint32
 }
 // Payload block `b` of `bytes` at `data`, encrypted (or decrypted) in place with counter J0 + 1 + b;
 // returns what GHASH takes of it: the ciphertext, zero-padded.
-GNF_INLINE AesBlock gcm_payload_block(const AesTables& t, const AesKey& k, const AesBlock& j0, uint8_t* data,
-                                      uint32_t bytes, uint32_t b, bool encrypt) {
+template <class Tables, class Key>
+GNF_INLINE AesBlock gcm_payload_block(const Tables& t, const Key& k, const AesBlock& j0, uint8_t* data, uint32_t bytes,
+                                      uint32_t b, bool encrypt) {
   const uint32_t at = 16 * b, n = bytes - at < 16 ? bytes - at : 16;
   AesBlock counter = j0;
   counter.w[3] += 1 + b;
   // Whole blocks without the partial helpers' byte arrays: those live in local memory on a GPU.
   const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
-  const AesBlock out = aes_xor(in, aes_encrypt(t, k, counter));
+  const AesBlock out = aes_xor(in, aes_cipher(t, k, counter, false));
   if (n == 16) aes_store(data + at, out);
   else aes_store_partial(data + at, out, n);
   return encrypt ? aes_truncate(out, n) : in;
@@ -135,55 +169,59 @@ GNF_INLINE AesBlock gcm_lengths_block(uint32_t aad_bytes, uint32_t bytes) {
   return AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}};
 }
 // The tag: E_K(J0) XOR GHASH.
-GNF_INLINE AesBlock gcm_tag(const AesTables& t, const AesKey& k, const AesBlock& j0, const Ghash& s) {
+template <class Tables>
+GNF_INLINE AesBlock gcm_tag(const Tables& t, const AesKey& k, const AesBlock& j0, const Ghash& s) {
   return aes_xor(aes_encrypt(t, k, j0), AesBlock{{uint32_t(s.hi >> 32), uint32_t(s.hi), uint32_t(s.lo >> 32), uint32_t(s.lo)}});
 }
 
-// Encrypts (or decrypts) `bytes` at `data` in place under `nonce` and returns the tag over `aad`
-// and the ciphertext (SP 800-38D §7.1, §7.2). Open compares the tag itself, in constant time.
-GNF_INLINE AesBlock aes_gcm(const AesTables& t, const AesKey& k, const GhashKey& h, const uint8_t* nonce,
-                            const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt) {
-  const AesBlock j0 = gcm_j0(nonce);
-  Ghash state{0, 0};
-  for (uint32_t i = 0; 16 * i < aad_bytes; ++i) ghash_absorb(h, state, gcm_aad_block(aad, aad_bytes, i));
-  for (uint32_t b = 0; 16 * b < bytes; ++b) ghash_absorb(h, state, gcm_payload_block(t, k, j0, data, bytes, b, encrypt));
-  ghash_absorb(h, state, gcm_lengths_block(aad_bytes, bytes));
-  return gcm_tag(t, k, j0, state);
-}
-
-// GCM split over a tile of `size` lanes (1 to kGcmMaxTile; nf/tile.cuh), lane `lane`'s part: the
-// same bytes as aes_gcm, with the counter blocks and GHASH's multiplications dealt out round-robin.
-// GHASH is S = sum of X_i·H^(m-i) over the m blocks (aad, ciphertext, lengths). Zero blocks put in
-// front change nothing (the state starts at zero), so with P of them m + P = R·size, and block j of
-// the padded list is lane j % size's. Each lane runs Horner's rule with H^size over its R blocks and
-// multiplies the result by H^(size - lane); the XOR of every lane's value is S. A lane's blocks
-// are `size` blocks apart, so a tile's lanes read and write neighbouring bytes at every step.
-// Encrypts (or decrypts) the lane's payload blocks in place and returns its part of S;
+// GCM split over a tile of `size` lanes (a power of two, 1 to kGcmMaxTile; nf/tile.cuh), lane `lane`'s part: the
+// same bytes as SP 800-38D's GCM, with the counter blocks and GHASH's multiplications dealt out
+// round-robin. GHASH is S = sum of X_i·H^(m-i) over the m blocks (aad, ciphertext, lengths). Zero
+// blocks put in front change nothing (the state starts at zero), so with P of them m + P = R·size,
+// and block j of the padded list is lane j % size's. Each lane runs Horner's rule with H^size over
+// its R blocks and multiplies the result by H^(size - lane); the XOR of every lane's value is S. A
+// lane's blocks are `size` blocks apart, so a tile's lanes read and write neighbouring bytes at
+// every step. A lone lane (a thread per packet) steps with Shoup's table instead of the
+// multiplier: a warp's threads then hold 32 packets of up to 32 SAs, and 32 lookups into 32
+// multipliers of 8 KiB cost L1 more than Shoup's 256 bytes each (measured 35 % slower). Encrypts (or decrypts) the lane's payload blocks in place and returns its part of S;
 // aes_gcm_tag turns the XOR of the parts into the tag.
-GNF_INLINE Ghash aes_gcm_lane(const AesTables& t, const AesKey& k, const GhashPowers& h, const uint8_t* nonce,
+template <class Tables>
+GNF_INLINE Ghash aes_gcm_lane(const Tables& t, const AesKey& key, const GhashPowers& h, const uint8_t* nonce,
                               const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt,
                               uint32_t lane, uint32_t size) {
   const uint32_t aad_blocks = (aad_bytes + 15) / 16, data_blocks = (bytes + 15) / 16;
   const uint32_t blocks = aad_blocks + data_blocks + 1;
   const uint32_t padding = (size - blocks % size) % size;
-  const GhashKey& step = h.of[size - 1];
+  const GhashMultiplier& step = h.step[gcm_step_of(size)];
   const AesBlock j0 = gcm_j0(nonce);
   Ghash y{0, 0};
-  for (uint32_t j = lane; j < blocks + padding; j += size) {
-    if (j >= size) y = ghash_multiply(step, y);
-    if (j < padding) continue;
-    const uint32_t i = j - padding;
-    const Ghash g = ghash_of(i < aad_blocks                ? gcm_aad_block(aad, aad_bytes, i)
-                             : i < aad_blocks + data_blocks ? gcm_payload_block(t, k, j0, data, bytes, i - aad_blocks, encrypt)
-                                                            : gcm_lengths_block(aad_bytes, bytes));
-    y.hi ^= g.hi, y.lo ^= g.lo;
-  }
+  aes_with_round_keys(key, [&](const auto& k) {
+    for (uint32_t j = lane; j < blocks + padding; j += size) {
+      if (j >= size) y = size == 1 ? ghash_multiply(h.of[0], y) : ghash_times(step, y);
+      if (j < padding) continue;
+      const uint32_t i = j - padding;
+      const Ghash g = ghash_of(i < aad_blocks                ? gcm_aad_block(aad, aad_bytes, i)
+                               : i < aad_blocks + data_blocks ? gcm_payload_block(t, k, j0, data, bytes, i - aad_blocks, encrypt)
+                                                              : gcm_lengths_block(aad_bytes, bytes));
+      y.hi ^= g.hi, y.lo ^= g.lo;
+    }
+  });
   return ghash_multiply(h.of[size - 1 - lane], y);
 }
 
 // The tag from S, the XOR of every lane's aes_gcm_lane.
-GNF_INLINE AesBlock aes_gcm_tag(const AesTables& t, const AesKey& k, const uint8_t* nonce, const Ghash& s) {
+template <class Tables>
+GNF_INLINE AesBlock aes_gcm_tag(const Tables& t, const AesKey& k, const uint8_t* nonce, const Ghash& s) {
   return gcm_tag(t, k, gcm_j0(nonce), s);
+}
+
+// Encrypts (or decrypts) `bytes` at `data` in place under `nonce` and returns the tag over `aad`
+// and the ciphertext (SP 800-38D §7.1, §7.2): a tile of one lane. Open compares the tag itself, in
+// constant time.
+template <class Tables>
+GNF_INLINE AesBlock aes_gcm(const Tables& t, const AesKey& k, const GhashPowers& h, const uint8_t* nonce,
+                            const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt) {
+  return aes_gcm_tag(t, k, nonce, aes_gcm_lane(t, k, h, nonce, aad, aad_bytes, data, bytes, encrypt, 0, 1));
 }
 
 }  // namespace gnf::nf
