@@ -13,10 +13,13 @@ for b in gnf tests/gnf_unit_tests tests/gnf_gpu_tests bench/lookup/gnf-lookup-be
 done
 # Debug info stays here; the device tool carries 64 MiB at most.
 strip --strip-debug "$out"/bin/*
-# Everything ldd resolves except the C/C++ runtime, which the target has in newer versions.
+# Everything ldd resolves except the C/C++ runtime, which the target has in newer versions, and
+# OpenSSL's libcrypto/libssl (3.x keeps its ABI): the target's own is the CPU baseline an operator
+# there would run, and this machine's build was 1.3-1.8x slower on the H100 host per ESP packet
+# (bench/results/2026-11-25-session20, run 11).
 for b in "$out"/bin/*; do
   ldd "$b" | awk '/=> \// {print $3}'
-done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+done | sort -u | grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcrypto|libssl)\.so' |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
 cp -r configs bench "$out/"
 rm -rf "$out/bench/results"  # earlier runs' reports: not needed there, and they would eat the 64 MiB
