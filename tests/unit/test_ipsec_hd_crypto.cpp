@@ -121,7 +121,7 @@ TEST(GpuCryptoOnHost, AesGcmOnTileLanesMatchesNistCavp) {
                                         buffer.data(), uint32_t(buffer.size()), r.encrypt, lane, size);
         s.hi ^= part.hi, s.lo ^= part.lo;
       }
-      aes_store(got_tag.data(), aes_gcm_tag(aes_tables(), schedule, r.iv.data(), s));
+      aes_store(got_tag.data(), aes_gcm_tag(s));
       if (r.forged) {
         EXPECT_NE(got_tag, r.tag) << r.where << ", tile of " << size << ": a forged tag would be accepted";
         continue;

@@ -128,13 +128,13 @@ struct BasicEspCipher {
     return aes_gcm(tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt);
   }
 #if defined(__CUDACC__)
-  // Every lane's part of GHASH, XORed over the tile; the tag, in the leader only.
+  // Every lane's share of the tag (aes_gcm_lane), XORed over the tile; the tag, in the leader only.
   __device__ AesBlock gcm_tile(const EspSaKeys& k, const EspGcmInput& in, uint8_t* payload, uint32_t bytes,
                                bool encrypt, const Tile& tile) const {
     Ghash s = aes_gcm_lane(tables, k.encryption, k.ghash, in.nonce, in.aad, in.aad_bytes, payload, bytes, encrypt,
                            tile.lane, tile.size);
     s.hi = tile.xor_all(s.hi), s.lo = tile.xor_all(s.lo);
-    return tile.leader() ? aes_gcm_tag(tables, k.encryption, in.nonce, s) : AesBlock{};
+    return tile.leader() ? aes_gcm_tag(s) : AesBlock{};
   }
 #endif
   GNF_HD static void icv_of(const EspSaKeys& k, const IpsecSa& sa, const EspCryptoJob& job,

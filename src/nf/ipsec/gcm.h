@@ -148,17 +148,13 @@ GNF_INLINE AesBlock gcm_aad_block(const uint8_t* aad, uint32_t aad_bytes, uint32
   const uint32_t at = 16 * i, n = aad_bytes - at < 16 ? aad_bytes - at : 16;
   return aes_load_partial(aad + at, n);
 }
-// Payload block `b` of `bytes` at `data`, encrypted (or decrypted) in place with counter J0 + 1 + b;
+// Payload block `b` of `bytes` at `data`, XORed in place with `keystream` (E_K(J0 + 1 + b));
 // returns what GHASH takes of it: the ciphertext, zero-padded.
-template <class Tables, class Key>
-GNF_INLINE AesBlock gcm_payload_block(const Tables& t, const Key& k, const AesBlock& j0, uint8_t* data, uint32_t bytes,
-                                      uint32_t b, bool encrypt) {
+GNF_INLINE AesBlock gcm_payload_block(const AesBlock& keystream, uint8_t* data, uint32_t bytes, uint32_t b, bool encrypt) {
   const uint32_t at = 16 * b, n = bytes - at < 16 ? bytes - at : 16;
-  AesBlock counter = j0;
-  counter.w[3] += 1 + b;
   // Whole blocks without the partial helpers' byte arrays: those live in local memory on a GPU.
   const AesBlock in = n == 16 ? aes_load(data + at) : aes_load_partial(data + at, n);
-  const AesBlock out = aes_xor(in, aes_cipher(t, k, counter, false));
+  const AesBlock out = aes_xor(in, keystream);
   if (n == 16) aes_store(data + at, out);
   else aes_store_partial(data + at, out, n);
   return encrypt ? aes_truncate(out, n) : in;
@@ -168,51 +164,75 @@ GNF_INLINE AesBlock gcm_lengths_block(uint32_t aad_bytes, uint32_t bytes) {
   const uint64_t aad_bits = uint64_t(aad_bytes) * 8, data_bits = uint64_t(bytes) * 8;
   return AesBlock{{uint32_t(aad_bits >> 32), uint32_t(aad_bits), uint32_t(data_bits >> 32), uint32_t(data_bits)}};
 }
-// The tag: E_K(J0) XOR GHASH.
-template <class Tables>
-GNF_INLINE AesBlock gcm_tag(const Tables& t, const AesKey& k, const AesBlock& j0, const Ghash& s) {
-  return aes_xor(aes_encrypt(t, k, j0), AesBlock{{uint32_t(s.hi >> 32), uint32_t(s.hi), uint32_t(s.lo >> 32), uint32_t(s.lo)}});
+GNF_INLINE void ghash_xor(Ghash& into, const AesBlock& b) {
+  const Ghash g = ghash_of(b);
+  into.hi ^= g.hi, into.lo ^= g.lo;
 }
 
-// GCM split over a tile of `size` lanes (a power of two, 1 to kGcmMaxTile; nf/tile.cuh), lane `lane`'s part: the
-// same bytes as SP 800-38D's GCM, with the counter blocks and GHASH's multiplications dealt out
-// round-robin. GHASH is S = sum of X_i·H^(m-i) over the m blocks (aad, ciphertext, lengths). Zero
-// blocks put in front change nothing (the state starts at zero), so with P of them m + P = R·size,
-// and block j of the padded list is lane j % size's. Each lane runs Horner's rule with H^size over
-// its R blocks and multiplies the result by H^(size - lane); the XOR of every lane's value is S. A
-// lane's blocks are `size` blocks apart, so a tile's lanes read and write neighbouring bytes at
-// every step. A lone lane (a thread per packet) steps with Shoup's table instead of the
-// multiplier: a warp's threads then hold 32 packets of up to 32 SAs, and 32 lookups into 32
-// multipliers of 8 KiB cost L1 more than Shoup's 256 bytes each (measured 35 % slower). Encrypts (or decrypts) the lane's payload blocks in place and returns its part of S;
-// aes_gcm_tag turns the XOR of the parts into the tag.
-template <class Tables>
-GNF_INLINE Ghash aes_gcm_lane(const Tables& t, const AesKey& key, const GhashPowers& h, const uint8_t* nonce,
-                              const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt,
-                              uint32_t lane, uint32_t size) {
+// aes_gcm_lane's loop, for AesRoundKeys<10> or an AesKey read from memory (the choice aes.h's
+// aes_with_round_keys makes, here without a lambda around the loop).
+template <class Tables, class Keys>
+GNF_INLINE Ghash gcm_lane_blocks(const Tables& t, const Keys& k, const GhashPowers& h, const AesBlock& j0,
+                                 const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt,
+                                 uint32_t lane, uint32_t size) {
   const uint32_t aad_blocks = (aad_bytes + 15) / 16, data_blocks = (bytes + 15) / 16;
   const uint32_t blocks = aad_blocks + data_blocks + 1;
   const uint32_t padding = (size - blocks % size) % size;
   const GhashMultiplier& step = h.step[gcm_step_of(size)];
-  const AesBlock j0 = gcm_j0(nonce);
   Ghash y{0, 0};
-  aes_with_round_keys(key, [&](const auto& k) {
-    for (uint32_t j = lane; j < blocks + padding; j += size) {
-      if (j >= size) y = size == 1 ? ghash_multiply(h.of[0], y) : ghash_times(step, y);
-      if (j < padding) continue;
-      const uint32_t i = j - padding;
-      const Ghash g = ghash_of(i < aad_blocks                ? gcm_aad_block(aad, aad_bytes, i)
-                               : i < aad_blocks + data_blocks ? gcm_payload_block(t, k, j0, data, bytes, i - aad_blocks, encrypt)
-                                                              : gcm_lengths_block(aad_bytes, bytes));
-      y.hi ^= g.hi, y.lo ^= g.lo;
+  AesBlock tag_mask{};  // E_K(J0), lane 0's
+  bool masked = false;
+  for (uint32_t j = lane; j < blocks + padding; j += size) {
+    if (j >= size) y = size == 1 ? ghash_multiply(h.of[0], y) : ghash_times(step, y);
+    const uint32_t i = j - padding;  // wraps for the zero blocks in front
+    const bool payload = j >= padding && i >= aad_blocks && i < aad_blocks + data_blocks;
+    // Lane 0's first zero block is where it encrypts J0, beside the other lanes' counter blocks:
+    // one AES call site, so a tile's lanes run it together instead of one after the other.
+    const bool j0_slot = j == 0 && padding > 0;
+    if (payload || j0_slot) {
+      AesBlock counter = j0;
+      if (payload) counter.w[3] += 1 + (i - aad_blocks);
+      const AesBlock keystream = aes_cipher(t, k, counter, false);
+      if (payload) ghash_xor(y, gcm_payload_block(keystream, data, bytes, i - aad_blocks, encrypt));
+      else tag_mask = keystream, masked = true;
+    } else if (j >= padding) {
+      ghash_xor(y, i < aad_blocks ? gcm_aad_block(aad, aad_bytes, i) : gcm_lengths_block(aad_bytes, bytes));
     }
-  });
-  return ghash_multiply(h.of[size - 1 - lane], y);
+  }
+  Ghash share = ghash_multiply(h.of[size - 1 - lane], y);
+  if (lane == 0) {
+    if (!masked) tag_mask = aes_cipher(t, k, j0, false);
+    ghash_xor(share, tag_mask);
+  }
+  return share;
 }
 
-// The tag from S, the XOR of every lane's aes_gcm_lane.
+// GCM split over a tile of `size` lanes (a power of two, 1 to kGcmMaxTile; nf/tile.cuh), lane `lane`'s
+// part: the same bytes as SP 800-38D's GCM, with the counter blocks and GHASH's multiplications
+// dealt out round-robin. GHASH is S = sum of X_i·H^(m-i) over the m blocks (aad, ciphertext,
+// lengths). Zero blocks put in front change nothing (the state starts at zero), so with P of them
+// m + P = R·size, and block j of the padded list is lane j % size's. Each lane runs Horner's rule
+// with H^size over its R blocks and multiplies the result by H^(size - lane); the XOR of every
+// lane's value is S, and the tag is E_K(J0) XOR S: lane 0 adds E_K(J0) to its share, computed in
+// its first zero block where there is one. A lane's blocks are `size` blocks apart, so a tile's
+// lanes read and write neighbouring bytes at every step. A lone lane (a thread per packet) steps
+// with Shoup's table instead of the multiplier: a warp's threads then hold 32 packets of up to 32
+// SAs, and 32 lookups into 32 multipliers of 8 KiB cost L1 more than Shoup's 256 bytes each
+// (measured 35 % slower). Encrypts (or decrypts) the lane's payload blocks in place and returns its
+// share of the tag; aes_gcm_tag turns the XOR of the shares into the tag.
 template <class Tables>
-GNF_INLINE AesBlock aes_gcm_tag(const Tables& t, const AesKey& k, const uint8_t* nonce, const Ghash& s) {
-  return gcm_tag(t, k, gcm_j0(nonce), s);
+GNF_INLINE Ghash aes_gcm_lane(const Tables& t, const AesKey& key, const GhashPowers& h, const uint8_t* nonce,
+                              const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt,
+                              uint32_t lane, uint32_t size) {
+  const AesBlock j0 = gcm_j0(nonce);
+  if (key.rounds == 10)
+    return gcm_lane_blocks(t, aes_round_keys<10>(key), h, j0, aad, aad_bytes, data, bytes, encrypt, lane, size);
+  return gcm_lane_blocks(t, key, h, j0, aad, aad_bytes, data, bytes, encrypt, lane, size);
+}
+
+// The tag: the XOR of every lane's aes_gcm_lane, as a block.
+GNF_INLINE AesBlock aes_gcm_tag(const Ghash& shares) {
+  return AesBlock{{uint32_t(shares.hi >> 32), uint32_t(shares.hi), uint32_t(shares.lo >> 32), uint32_t(shares.lo)}};
 }
 
 // Encrypts (or decrypts) `bytes` at `data` in place under `nonce` and returns the tag over `aad`
@@ -221,7 +241,7 @@ GNF_INLINE AesBlock aes_gcm_tag(const Tables& t, const AesKey& k, const uint8_t*
 template <class Tables>
 GNF_INLINE AesBlock aes_gcm(const Tables& t, const AesKey& k, const GhashPowers& h, const uint8_t* nonce,
                             const uint8_t* aad, uint32_t aad_bytes, uint8_t* data, uint32_t bytes, bool encrypt) {
-  return aes_gcm_tag(t, k, nonce, aes_gcm_lane(t, k, h, nonce, aad, aad_bytes, data, bytes, encrypt, 0, 1));
+  return aes_gcm_tag(aes_gcm_lane(t, k, h, nonce, aad, aad_bytes, data, bytes, encrypt, 0, 1));
 }
 
 }  // namespace gnf::nf
