@@ -151,9 +151,9 @@ GNF_INLINE AesBlock aes_decrypt(const Tables& t, const AesKey& decryption, const
 }
 
 // A key schedule of a round count known at compile time: the loops over a packet's blocks copy the
-// schedule into one (aes_by_rounds) and the rounds unroll, so that on a GPU the round keys stay in
-// registers instead of being loaded again from global memory for every block (about a fifth of a
-// GCM kernel's time, measured: bench/results/2026-11-25-session20).
+// schedule into one (aes_with_round_keys below; gcm.h's aes_gcm_lane) and the rounds unroll, so
+// that on a GPU the round keys stay in registers instead of being loaded again from global memory
+// for every block (about a fifth of a GCM kernel's time, measured: bench/results/2026-11-25-session20).
 template <uint32_t kRounds>
 struct AesRoundKeys {
   uint32_t w[4 * (kRounds + 1)];

@@ -13,9 +13,9 @@
 // bench/results/2026-11-25-session20: AES-128 counter mode alone 1.6 → 2.9 Tbit/s.
 //
 // The price: 32 KiB for te, 32 KiB for td and 8 KiB for the inverse S-box (four bytes to a word),
-// 72 KiB a block; 3 blocks of 256 threads fit on an H100 SM (227 KiB), which is the occupancy the
-// kernels are built for anyway (their registers). It leaks no more and no less than aes.h's
-// tables: the bank a lane reads is fixed, the word in it is not.
+// 72 KiB a block; 3 blocks fit on an H100 SM (227 KiB), more than gnf-esp-bench's kernels run
+// with (2 of 256 threads: their registers, bench/esp/gpu.cu). It leaks no more and no less than
+// aes.h's tables: the bank a lane reads is fixed, the word in it is not.
 #pragma once
 #include <cstdint>
 
