@@ -14,6 +14,7 @@ packages=(
   dpdk-dev python3-pyasn  # the LPM oracle (tests/oracle): DPDK's rte_lpm and a RouteViews table
   libmnl-dev  # netlink sync (ctl/netlink_sync.h)
   libssl-dev  # OpenSSL 3: the CPU's IPsec ciphers (nf/ipsec/)
+  libipsec-mb-dev  # intel-ipsec-mb: the CPU's multi-buffer ESP cipher, the GPU's peer in bench/esp
   python3-cryptography-vectors  # NIST CAVP and RFC vectors the IPsec ciphers are tested against
   libhyperscan-dev sagan-rules modsecurity-crs  # the nids automaton's oracle; real rules (tests/unit/test_nids_sagan.cpp)
 )

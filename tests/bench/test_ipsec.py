@@ -62,10 +62,28 @@ def test_the_cores_table_scales_the_busy_cores_to_200_g_and_puts_esp_bench_besid
         gbps, busy = searched_rate(row["NDR Gbit/s L1"])[0], float(row["driver busy cores"])
         assert abs(float(row["driver busy cores for 200 G"]) - busy * 200 / gbps) <= 0.1 + 0.05 * busy * 200 / gbps
     # Encrypt: the seal; tunnel: a seal and an open per packet (1 / (1/50 + 1/40) Gbit/s on one core).
-    assert (encrypt["ESP GPU Gbit/s"], encrypt["OpenSSL 1 core Gbit/s"], encrypt["OpenSSL 16 cores Gbit/s"],
-            encrypt["OpenSSL cores for 200 G"]) == ("1500.0", "50.0", "800.0", "4.0")
-    assert (tunnel["ESP GPU Gbit/s"], tunnel["OpenSSL 1 core Gbit/s"], tunnel["OpenSSL cores for 200 G"]) == (
+    assert (encrypt["ESP GPU Gbit/s"], encrypt["CPU library"], encrypt["CPU 1 core Gbit/s"],
+            encrypt["CPU 16 cores Gbit/s"], encrypt["CPU cores for 200 G"]) == ("1500.0", "OpenSSL", "50.0", "800.0", "4.0")
+    assert (tunnel["ESP GPU Gbit/s"], tunnel["CPU 1 core Gbit/s"], tunnel["CPU cores for 200 G"]) == (
         "600.0", "22.2", "9.0")
+
+
+def test_the_cores_table_takes_the_faster_cpu_library(fake_gnf, tmp_path):
+    esp = tmp_path / "esp.json"
+    def op(openssl, ipsec_mb):
+        return {"openssl_1_core": {"gbps": openssl, "mpps": 1}, "openssl_all_cores": {"gbps": openssl * 16, "mpps": 1},
+                "ipsec_mb_1_core": {"gbps": ipsec_mb, "mpps": 1},
+                "ipsec_mb_all_cores": {"gbps": ipsec_mb * 15, "mpps": 1},
+                "gpu_thread_per_packet": {"gbps": 1000.0, "mpps": 1}}
+    esp.write_text(json.dumps({"tool": "gnf-esp-bench", "cpu_threads": 16, "results": [
+        dict(algorithm="aes-128-gcm", size="1420", op="seal", **op(25.0, 100.0))]}))
+    fake_gnf.set(capacity_pps=3e5, unstamped="ipsec-bench-gcm.toml")
+    rc, folder = run_cli(fake_gnf, tmp_path, "ipsec", "--quick", *CPU_GCM, "--esp-json", str(esp))
+    assert rc == 0
+    md, _ = check_report(str(folder))
+    encrypt = rows_by(tables(md)[CORES], (1, 2, 3))[("encrypt", "1420 B", "cpu")]
+    assert (encrypt["CPU library"], encrypt["CPU 1 core Gbit/s"], encrypt["CPU 16 cores Gbit/s"],
+            encrypt["CPU cores for 200 G"]) == ("intel-ipsec-mb", "100.0", "1500.0", "2.0")
 
 
 def test_ipsec_drops_are_noted(fake_gnf, tmp_path):

@@ -4,7 +4,9 @@
 #include <random>
 #include <vector>
 
+#include "nf/ipsec/cipher.h"
 #include "nf/ipsec/sa.h"
+#include "wire/bytes.h"
 
 namespace gnf::test {
 
@@ -33,6 +35,19 @@ inline std::vector<nf::IpsecSa> random_sa_pair(const EspAlgorithm& a, bool esn, 
   nf::IpsecSa in = sa;
   in.direction = nf::IpsecDirection::In;
   return {sa, in};
+}
+
+// An ESP packet's bytes for the cipher: header, room for the IV, `payload` random bytes, room for the ICV.
+inline std::vector<uint8_t> random_packet(const nf::IpsecSa& sa, uint64_t seq, uint32_t payload, std::mt19937_64& rng) {
+  std::vector<uint8_t> p(nf::kEspHeaderBytes + nf::esp_iv_bytes(sa.cipher) + payload + nf::esp_icv_bytes(sa.auth));
+  for (uint8_t& b : p) b = uint8_t(rng());
+  wire::store_be32(p.data(), sa.spi);
+  wire::store_be32(p.data() + 4, uint32_t(seq));
+  return p;
+}
+
+inline nf::EspCryptoJob job_of(std::vector<uint8_t>& packet, uint32_t payload, uint64_t seq) {
+  return nf::EspCryptoJob{packet.data(), payload, seq};
 }
 
 }  // namespace gnf::test

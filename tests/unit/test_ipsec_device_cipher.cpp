@@ -18,22 +18,8 @@
 using namespace gnf;
 using namespace gnf::nf;
 
-namespace {
-
-// An ESP packet's bytes for the cipher: header, room for the IV, `payload` random bytes, room for the ICV.
-std::vector<uint8_t> random_packet(const IpsecSa& sa, uint64_t seq, uint32_t payload, std::mt19937_64& rng) {
-  std::vector<uint8_t> p(kEspHeaderBytes + esp_iv_bytes(sa.cipher) + payload + esp_icv_bytes(sa.auth));
-  for (uint8_t& b : p) b = uint8_t(rng());
-  wire::store_be32(p.data(), sa.spi);
-  wire::store_be32(p.data() + 4, uint32_t(seq));
-  return p;
-}
-
-EspCryptoJob job_of(std::vector<uint8_t>& packet, uint32_t payload, uint64_t seq) {
-  return EspCryptoJob{packet.data(), payload, seq};
-}
-
-}  // namespace
+using test::job_of;
+using test::random_packet;
 
 TEST(DeviceEspCipher, SealsByteForByteAsOpensslAndOpensWhatItSeals) {
   std::mt19937_64 rng(13);

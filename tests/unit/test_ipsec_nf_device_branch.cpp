@@ -9,7 +9,7 @@
 
 #include "ipsec_frames.h"
 #include "nf/ipsec/ipsec_nf.h"
-#include "nf/ipsec/openssl_cipher.h"
+#include "nf/ipsec/host_cipher.h"
 
 using namespace gnf;
 using namespace gnf::nf;
@@ -64,8 +64,8 @@ TEST(IpsecNfDeviceBranch, OverACopyOfTheTablesImageGivesTheCpuPathsBytesAndCount
   std::vector<uint64_t> copy = image.words;
   const IpsecView copy_view = copied_tables.view_at(image, reinterpret_cast<uint8_t*>(copy.data()));
 
-  OpensslEspCipher openssl(config.sas);
-  OpensslEspCipher* const ciphers[] = {&openssl};
+  HostEspCipher host(config.sas);
+  HostEspCipher* const ciphers[] = {&host};
   const EspKeys keys(config.sas);
   std::vector<unsigned long long> host_sa_counters(config.sas.size() * kIpsecCounterCount, 0);
   std::vector<unsigned long long> copy_sa_counters = host_sa_counters;

@@ -111,12 +111,13 @@ inline GhashMultiplier ghash_multiplier(const GhashKey& v) {
 inline Ghash ghash_h(const AesTables& t, const AesKey& k) { return ghash_of(aes_encrypt(t, k, AesBlock{{0, 0, 0, 0}})); }
 
 // GCM on a tile of `size` lanes (aes_gcm_lane below) steps by H^size and closes each lane's part
-// with one multiplication by H^1 .. H^size: 56 KiB per key for tiles of 1 to 32 lanes.
+// with one multiplication by H^1 .. H^size: 48 KiB per key for tiles of 1 to 32 lanes. A lone lane
+// steps with Shoup's table of H, so the step tables start at H^2.
 inline constexpr uint32_t kGcmMaxTile = 32;
 inline constexpr uint32_t kGcmTileSizes = 6;  // 1, 2, 4, .. 32
 struct GhashPowers {
   GhashKey of[kGcmMaxTile];               // of[k - 1]: H^k, Shoup's table
-  GhashMultiplier step[kGcmTileSizes];  // step[i]: H^(2^i)
+  GhashMultiplier step[kGcmTileSizes - 1];  // step[i - 1]: H^(2^i)
 };
 
 // Which step a tile of `size` lanes (a power of two) takes.
@@ -134,7 +135,7 @@ inline GhashPowers ghash_powers(const AesTables& t, const AesKey& k) {
     power = ghash_multiply(out.of[0], power);
     out.of[i] = ghash_table(power);
   }
-  for (uint32_t i = 0; i < kGcmTileSizes; ++i) out.step[i] = ghash_multiplier(out.of[(1u << i) - 1]);
+  for (uint32_t i = 1; i < kGcmTileSizes; ++i) out.step[i - 1] = ghash_multiplier(out.of[(1u << i) - 1]);
   return out;
 }
 
@@ -178,7 +179,7 @@ GNF_INLINE Ghash gcm_lane_blocks(const Tables& t, const Keys& k, const GhashPowe
   const uint32_t aad_blocks = (aad_bytes + 15) / 16, data_blocks = (bytes + 15) / 16;
   const uint32_t blocks = aad_blocks + data_blocks + 1;
   const uint32_t padding = (size - blocks % size) % size;
-  const GhashMultiplier& step = h.step[gcm_step_of(size)];
+  const GhashMultiplier& step = h.step[size > 1 ? gcm_step_of(size) - 1 : 0];  // unused by a lone lane
   Ghash y{0, 0};
   AesBlock tag_mask{};  // E_K(J0), lane 0's
   bool masked = false;

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "mem/block.h"
-#include "nf/ipsec/openssl_cipher.h"
+#include "nf/ipsec/host_cipher.h"
 #include "sync/device_mirror.h"
 #include "sync/ordering.h"
 #include "util/error.h"
@@ -80,7 +80,7 @@ IpsecGateway::IpsecGateway(const IpsecConfig& config, std::vector<std::string> f
       tables_view_(tables_.view()),
       sa_counters_(config.sas.size() * kIpsecCounterCount, 0) {
   for (uint32_t p = 0; p < planes; ++p) {
-    ciphers_.push_back(std::make_unique<OpensslEspCipher>(config.sas));
+    ciphers_.push_back(std::make_unique<HostEspCipher>(config.sas));
     cipher_table_.push_back(ciphers_.back().get());
   }
 }

@@ -1,6 +1,6 @@
 // The owner of an ipsec element (nf/tables.h): its SAs and policies from ipsec-secgw `sa`/`sp`
 // files (config_file.h), their sequence counters and anti-replay windows (tables.h), the per-SA
-// counters the run's JSON lists, and one OpenSSL cipher per plane; on a path that runs the chain
+// counters the run's JSON lists, and one host cipher per plane (host_cipher.h); on a path that runs the chain
 // on a GPU, GPU copies of all of it and of the device cipher's keys (device_view).
 //
 // One copy of the per-SA state is in use: the host's on the cpu path, the GPU's on the others (the
@@ -29,7 +29,7 @@ namespace gnf::nf {
 class IpsecGateway final : public NfTablesFor<IpsecNfView> {
  public:
   // Builds the tables of `config` (read from `files`, the first naming the entries' lines) and a
-  // cipher for each of `planes`. Throws std::runtime_error when OpenSSL cannot key an SA.
+  // cipher for each of `planes`. Throws std::runtime_error when a CPU library cannot key an SA.
   IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes);
   ~IpsecGateway() override;
 
@@ -52,8 +52,8 @@ class IpsecGateway final : public NfTablesFor<IpsecNfView> {
   IpsecTables tables_;
   IpsecView tables_view_;
   std::vector<unsigned long long> sa_counters_;
-  std::vector<std::unique_ptr<OpensslEspCipher>> ciphers_;
-  std::vector<OpensslEspCipher*> cipher_table_;
+  std::vector<std::unique_ptr<HostEspCipher>> ciphers_;
+  std::vector<HostEspCipher*> cipher_table_;
   mutable std::mutex mutex_;  // device_view against table_stats
   std::unique_ptr<OnDevice> device_;
 };

@@ -11,7 +11,8 @@
 // Every outcome is counted by name (the NF's counters, counters.h), and per SA in the owner's
 // table (ipsec_gateway.h), with relaxed atomic adds shared by every plane.
 //
-// The cipher: on the cpu path OpenSSL's (openssl_cipher.h), one keyed set per plane; on the GPU
+// The cipher: on the cpu path the libraries' (host_cipher.h: intel-ipsec-mb's GCM, OpenSSL's
+// CBC + HMAC), one keyed set per plane; on the GPU
 // paths gnf's own (device_cipher.h), over the owner's GPU copies of the keys and tables
 // (IpsecGateway::device_view). Both run the same per-packet templates. In the drivers' kernels the
 // AES tables are read from global memory through L1, not staged into shared memory as the cipher's
@@ -28,10 +29,10 @@
 
 namespace gnf::nf {
 
-class OpensslEspCipher;
+class HostEspCipher;
 struct IpsecNfView;
 
-// The host's process(): OpenSSL is host code, kept out of the device build.
+// The host's process(): the CPU libraries are host code, kept out of the device build.
 void ipsec_process_on_host(const IpsecNfView& view, PacketBatch& batch, NfCounters& counters);
 
 GNF_INLINE bool ipsec_forwards(IpsecCounter c) {
@@ -46,7 +47,7 @@ struct IpsecNfView {
   // two SPDs would make the chain's view outgrow a kernel's parameters.
   const IpsecView* tables;
   unsigned long long* sa_counters;  // per SA, kIpsecCounterCount of them
-  OpensslEspCipher* const* ciphers;  // per plane; the host's
+  HostEspCipher* const* ciphers;  // per plane; the host's
   uint32_t planes;
   uint32_t unprotected_ports;  // bit p set: frames from port p are inbound
   DeviceEspCipher device_cipher;  // over GPU memory in the device view; unused on the host

@@ -1,11 +1,9 @@
 // The three primitives the CPU's ESP cipher is made of, each keyed once (its key schedule kept)
 // and used per packet: OpenSSL 3's EVP interface, never hand-written crypto.
 //
-// Why OpenSSL and not intel-ipsec-mb: both are well kept and use AES-NI/VAES, but EVP is what the
-// issue's CPU baseline was measured with (`openssl speed -evp`), so the CPU path and the baseline
-// are one implementation; it runs on any host gnf builds on; and its GCM tag check and
-// CRYPTO_memcmp are constant time. intel-ipsec-mb's multi-buffer CBC would batch packets, which the
-// per-packet interface here does not need to change for: a batching cipher can replace this one.
+// The cpu path takes AES-128-CBC + HMAC-SHA1 from here and AES-GCM from intel-ipsec-mb
+// (host_cipher.h says why: the faster of the two a packet at a time); OpenSSL is also the oracle
+// the other ciphers are tested against.
 //
 // Each object is one thread's: EVP contexts are not shared between threads.
 #pragma once
