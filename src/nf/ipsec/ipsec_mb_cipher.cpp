@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -44,7 +45,18 @@ IpsecMbEspCipher::IpsecMbEspCipher(const std::vector<IpsecSa>& sas) : sas_(sas),
   mgr_ = alloc_mb_mgr(0);
   if (!mgr_) throw std::runtime_error("intel-ipsec-mb: cannot allocate a manager");
   IMB_ARCH arch = IMB_ARCH_NONE;
-  init_mb_mgr_auto(mgr_, &arch);
+  // GNF_IPSEC_MB_ARCH (sse, avx, avx2, avx512) picks the library's code path instead of the CPU's
+  // best; the caller then vouches that the CPU has it.
+  const char* forced = std::getenv("GNF_IPSEC_MB_ARCH");
+  const std::string want = forced ? forced : "";
+  if (want == "sse") init_mb_mgr_sse(mgr_), arch = IMB_ARCH_SSE;
+  else if (want == "avx") init_mb_mgr_avx(mgr_), arch = IMB_ARCH_AVX;
+  else if (want == "avx2") init_mb_mgr_avx2(mgr_), arch = IMB_ARCH_AVX2;
+  else if (want == "avx512") init_mb_mgr_avx512(mgr_), arch = IMB_ARCH_AVX512;
+  else if (!want.empty()) {
+    free_mb_mgr(mgr_);
+    throw std::runtime_error("GNF_IPSEC_MB_ARCH: '" + want + "' is none of sse, avx, avx2, avx512");
+  } else init_mb_mgr_auto(mgr_, &arch);
   arch_ = int(arch);
   if (imb_get_errno(mgr_) != 0) {
     const std::string why = imb_get_strerror(imb_get_errno(mgr_));

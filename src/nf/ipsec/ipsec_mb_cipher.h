@@ -44,7 +44,8 @@ class IpsecMbEspCipher {
   void seal_burst(std::span<const EspBurstJob> jobs, bool* ok);
   void open_burst(std::span<const EspBurstJob> jobs, bool* ok);
 
-  // The code path the library picked for this CPU ("avx512", "avx2", ...).
+  // The code path the library picked for this CPU ("avx512", "avx2", ...), or the one the
+  // environment's GNF_IPSEC_MB_ARCH named.
   std::string arch() const;
 
  private:
