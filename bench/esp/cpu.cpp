@@ -1,5 +1,6 @@
 #include "cpu.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -43,8 +44,8 @@ void ipsec_mb_pass(nf::IpsecMbEspCipher& cipher, const Workload& w, uint8_t* slo
       const PacketJob& j = w.jobs[first + i];
       burst[i] = {seal ? j.sa : j.sa + 1, crypto_job(j, slots)};
     }
-    if (seal) cipher.seal_burst({burst, n}, ok);
-    else cipher.open_burst({burst, n}, ok);
+    if (seal) cipher.seal_burst(burst, uint32_t(n), ok);
+    else cipher.open_burst(burst, uint32_t(n), ok);
     for (size_t i = 0; i < n; ++i)
       if (!ok[i]) throw std::runtime_error(seal ? "intel-ipsec-mb failed to seal" : "intel-ipsec-mb refused a packet OpenSSL sealed");
   }

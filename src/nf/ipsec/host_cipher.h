@@ -1,11 +1,17 @@
-// The cpu path's ESP cipher (cipher.h's interface), a packet a call, each algorithm from the
-// library that does it fastest so. gnf-esp-bench, one core, 1420 B, Gbit/s sealed (bench/esp
-// README, this build VM's AVX-512 Xeon): AES-GCM 25 by OpenSSL's five EVP calls, 96 by
-// intel-ipsec-mb's job API; AES-128-CBC + HMAC-SHA1 6.1 by OpenSSL, 3.1 by intel-ipsec-mb, whose
-// multi-buffer code runs one packet in one of its 8-16 lanes when handed one at a time (in bursts
-// it does 38: the NF hands its cipher a packet at a time, so bursts are the bench's only).
+// The cpu path's ESP cipher (cipher.h's interface), a packet a call, each algorithm from one of two
+// libraries (`[[nf]] cpu_library`, as ipsec-secgw picks a crypto PMD):
+//   openssl:  OpenSSL's EVP for every algorithm (openssl_cipher.h).
+//   ipsec-mb: intel-ipsec-mb's job API for every algorithm (ipsec_mb_cipher.h).
+//   auto:     AES-GCM from intel-ipsec-mb, AES-128-CBC + HMAC-SHA1 from OpenSSL, where that is the
+//             faster (cpu_library_choice below).
+// gnf-esp-bench, one core, 1420 B, Gbit/s sealed: AES-128-GCM 25 by OpenSSL's five EVP calls,
+// 44 (H100 host's Xeon) to 96 (build VM's EPYC) by intel-ipsec-mb; AES-128-CBC + HMAC-SHA1 3.4-6.1
+// by OpenSSL, 3.1 by intel-ipsec-mb, whose multi-buffer code runs a lone packet in one of its 8-16
+// lanes (in bursts of 32 it does 14-38: the NF hands its cipher a packet at a time).
 // One object per thread (plane).
 #pragma once
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "nf/ipsec/ipsec_mb_cipher.h"
@@ -13,18 +19,34 @@
 
 namespace gnf::nf {
 
+enum class CpuCryptoLibrary : uint8_t { Auto, Openssl, IpsecMb };
+CpuCryptoLibrary cpu_crypto_library_from_name(const std::string& name);  // "auto", "openssl", "ipsec-mb"
+const char* cpu_crypto_library_name(CpuCryptoLibrary library);
+
+// What `auto` takes AES-GCM from when `planes` threads share the libraries. intel-ipsec-mb before
+// 1.4 (Debian 12 ships 1.3) stores every call's error code into one global word (upstream issue
+// #112), so its threads contend on that cache line: on the H100 host 1-16 threads together sealed
+// 45-85 Gbit/s of AES-128-GCM where OpenSSL's scaled to 228 (bench/results/2026-11-25-session21,
+// runs 2 and 3). Such a library serves GCM for up to two planes; more take OpenSSL's.
+CpuCryptoLibrary gcm_library_for(CpuCryptoLibrary chosen, uint32_t planes);
+
 class HostEspCipher {
  public:
-  explicit HostEspCipher(const std::vector<IpsecSa>& sas) : mb_(sas), openssl_(sas) {}
+  // `gcm_from`, `others_from`: Openssl or IpsecMb.
+  HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary gcm_from, CpuCryptoLibrary others_from);
 
   bool seal(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job) {
-    return sa.auth == EspAuth::Gcm ? mb_.seal(sa_index, sa, job) : openssl_.seal(sa_index, sa, job);
+    return uses_mb(sa) ? mb_.seal(sa_index, sa, job) : openssl_.seal(sa_index, sa, job);
   }
   bool open(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job) {
-    return sa.auth == EspAuth::Gcm ? mb_.open(sa_index, sa, job) : openssl_.open(sa_index, sa, job);
+    return uses_mb(sa) ? mb_.open(sa_index, sa, job) : openssl_.open(sa_index, sa, job);
   }
 
  private:
+  bool uses_mb(const IpsecSa& sa) const {
+    return (sa.auth == EspAuth::Gcm ? gcm_from_ : others_from_) == CpuCryptoLibrary::IpsecMb;
+  }
+  CpuCryptoLibrary gcm_from_, others_from_;
   IpsecMbEspCipher mb_;
   OpensslEspCipher openssl_;
 };

@@ -73,14 +73,16 @@ struct IpsecGateway::OnDevice {
   }
 };
 
-IpsecGateway::IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes)
+IpsecGateway::IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes,
+                           CpuCryptoLibrary cpu_library)
     : files_(std::move(files)),
       sa_lines_(config.sa_lines),
       tables_(config),
       tables_view_(tables_.view()),
       sa_counters_(config.sas.size() * kIpsecCounterCount, 0) {
   for (uint32_t p = 0; p < planes; ++p) {
-    ciphers_.push_back(std::make_unique<HostEspCipher>(config.sas));
+    const CpuCryptoLibrary others = cpu_library == CpuCryptoLibrary::IpsecMb ? cpu_library : CpuCryptoLibrary::Openssl;
+    ciphers_.push_back(std::make_unique<HostEspCipher>(config.sas, gcm_library_for(cpu_library, planes), others));
     cipher_table_.push_back(ciphers_.back().get());
   }
 }
@@ -143,6 +145,8 @@ std::unique_ptr<IpsecGateway> configure_ipsec(const Params& params, const NfCont
   IpsecOptions options;
   options.replay_window = uint32_t(params.get_int("replay_window", options.replay_window, kMinReplayWindow, kMaxReplayWindow));
   options.esn = params.get_bool("esn", options.esn);
+  const CpuCryptoLibrary cpu_library =
+      cpu_crypto_library_from_name(params.get_choice("cpu_library", "auto", {"auto", "openssl", "ipsec-mb"}));
   params.reject_unknown();
   if (params.path_if_string("sa").empty())
     params.fail("sa", "an ipsec needs its SAs: sa = \"FILE\" with ipsec-secgw sa lines (and sp lines, or sp = \"FILE\")");
@@ -150,7 +154,7 @@ std::unique_ptr<IpsecGateway> configure_ipsec(const Params& params, const NfCont
     params.fail("replay_window", fmt::format("{} is not a multiple of 64", options.replay_window));
   if (unprotected == 0)
     params.fail("unprotected", "no unprotected port: name the ports encrypted traffic arrives on (ipsec-secgw's -u)");
-  auto gateway = std::make_unique<IpsecGateway>(read_ipsec_config_files(files, options), files, context.planes);
+  auto gateway = std::make_unique<IpsecGateway>(read_ipsec_config_files(files, options), files, context.planes, cpu_library);
   view = gateway->view(unprotected);
   return gateway;
 }

@@ -19,6 +19,7 @@
 
 #include "nf/context.h"
 #include "nf/ipsec/config_file.h"
+#include "nf/ipsec/host_cipher.h"
 #include "nf/ipsec/ipsec_nf.h"
 #include "nf/ipsec/tables.h"
 #include "nf/params.h"
@@ -29,8 +30,10 @@ namespace gnf::nf {
 class IpsecGateway final : public NfTablesFor<IpsecNfView> {
  public:
   // Builds the tables of `config` (read from `files`, the first naming the entries' lines) and a
-  // cipher for each of `planes`. Throws std::runtime_error when a CPU library cannot key an SA.
-  IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes);
+  // cipher for each of `planes` from `cpu_library` (host_cipher.h). Throws std::runtime_error when a
+  // CPU library cannot key an SA.
+  IpsecGateway(const IpsecConfig& config, std::vector<std::string> files, uint32_t planes,
+               CpuCryptoLibrary cpu_library = CpuCryptoLibrary::Auto);
   ~IpsecGateway() override;
 
   // The view over these tables, with the given unprotected ports.

@@ -99,23 +99,23 @@ std::string IpsecMbEspCipher::arch() const {
 bool IpsecMbEspCipher::seal(uint32_t sa_index, const IpsecSa&, const EspCryptoJob& job) {
   bool ok = false;
   const EspBurstJob one{sa_index, job};
-  run_burst({&one, 1}, true, &ok);
+  run_burst(&one, 1, true, &ok);
   return ok;
 }
 
 bool IpsecMbEspCipher::open(uint32_t sa_index, const IpsecSa&, const EspCryptoJob& job) {
   bool ok = false;
   const EspBurstJob one{sa_index, job};
-  run_burst({&one, 1}, false, &ok);
+  run_burst(&one, 1, false, &ok);
   return ok;
 }
 
-void IpsecMbEspCipher::seal_burst(std::span<const EspBurstJob> jobs, bool* ok) { run_burst(jobs, true, ok); }
-void IpsecMbEspCipher::open_burst(std::span<const EspBurstJob> jobs, bool* ok) { run_burst(jobs, false, ok); }
+void IpsecMbEspCipher::seal_burst(const EspBurstJob* jobs, uint32_t count, bool* ok) { run_burst(jobs, count, true, ok); }
+void IpsecMbEspCipher::open_burst(const EspBurstJob* jobs, uint32_t count, bool* ok) { run_burst(jobs, count, false, ok); }
 
-void IpsecMbEspCipher::run_burst(std::span<const EspBurstJob> jobs, bool seal, bool* ok) {
-  if (jobs.size() > kMaxBurst) throw std::invalid_argument("intel-ipsec-mb: burst over kMaxBurst jobs");
-  if (scratch_.size() < jobs.size()) scratch_.resize(jobs.size());
+void IpsecMbEspCipher::run_burst(const EspBurstJob* jobs, uint32_t count, bool seal, bool* ok) {
+  if (count > kMaxBurst) throw std::invalid_argument("intel-ipsec-mb: burst over kMaxBurst jobs");
+  if (scratch_.size() < count) scratch_.resize(count);
   // A job the library hands back: the ICV written (seal) or compared in constant time (open), and
   // an ICV that ESN's high half covered put back.
   const auto finish = [seal](IMB_JOB* done) {
@@ -132,7 +132,7 @@ void IpsecMbEspCipher::run_burst(std::span<const EspBurstJob> jobs, bool seal, b
       std::memcpy(s.icv, s.received_icv, s.icv_bytes);
     }
   };
-  for (size_t i = 0; i < jobs.size(); ++i) {
+  for (uint32_t i = 0; i < count; ++i) {
     const uint32_t sa_index = jobs[i].sa_index;
     const IpsecSa& sa = sas_[sa_index];
     const Keys& k = keys_[sa_index];

@@ -9,7 +9,6 @@
 #pragma once
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -38,11 +37,11 @@ class IpsecMbEspCipher {
   bool seal(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job);
   bool open(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job);
 
-  // Every job of `jobs` sealed (or opened), all submitted before the lanes are flushed; ok[i] says
+  // The `count` jobs sealed (or opened), all submitted before the lanes are flushed; ok[i] says
   // job i's outcome as seal()/open() would. Up to kMaxBurst jobs a call.
   static constexpr uint32_t kMaxBurst = 128;
-  void seal_burst(std::span<const EspBurstJob> jobs, bool* ok);
-  void open_burst(std::span<const EspBurstJob> jobs, bool* ok);
+  void seal_burst(const EspBurstJob* jobs, uint32_t count, bool* ok);
+  void open_burst(const EspBurstJob* jobs, uint32_t count, bool* ok);
 
   // The code path the library picked for this CPU ("avx512", "avx2", ...), or the one the
   // environment's GNF_IPSEC_MB_ARCH named.
@@ -51,7 +50,7 @@ class IpsecMbEspCipher {
  private:
   struct Keys;
   struct Scratch;
-  void run_burst(std::span<const EspBurstJob> jobs, bool seal, bool* ok);
+  void run_burst(const EspBurstJob* jobs, uint32_t count, bool seal, bool* ok);
   IMB_MGR* mgr_ = nullptr;
   int arch_ = 0;
   std::vector<IpsecSa> sas_;
