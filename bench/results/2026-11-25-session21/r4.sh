@@ -9,7 +9,7 @@ for lib in openssl ipsec-mb auto; do
 done
 grep -c cpu_library configs/gcm-tunnel-*.toml | tee -a $S
 for threads in 2 4; do
-  timeout -k 5 250 python3 bench/run.py sweep --paths cpu --sizes 1518 --speed 100 --queues 16 --nic-threads 8 \
+  timeout -k 5 250 python3 bench/run.py sweep --paths cpu --sizes 1420 --speed 100 --queues 16 --nic-threads 8 \
     --driver-threads $threads --repetitions 1 --trial-s 0.3 --warmup-s 0.2 --resolution 2% \
     --config configs/gcm-tunnel-openssl.toml --config configs/gcm-tunnel-ipsec-mb.toml --config configs/gcm-tunnel-auto.toml \
     --gnf .bundle/bin/gnf --out $R/sweep-$threads --index $R/sweep-$threads/RESULTS.md 2>&1 | tail -8 | tee -a $S
