@@ -68,6 +68,16 @@ TEST(IpsecNf, NamesAReplayWindowThatIsNotAMultipleOf64) {
             "gw.toml:10: nf[0].replay_window: 100 is not a multiple of 64");
 }
 
+TEST(IpsecNf, TakesACpuLibraryByNameAndNamesOneItDoesNotKnow) {
+  for (const char* library : {"auto", "openssl", "ipsec-mb"}) {
+    EXPECT_EQ(error_of({{"sa", text(sa_file(), 8)}, {"unprotected", text("1", 9)}, {"cpu_library", text(library, 10)}}), "")
+        << library;
+  }
+  const std::string error =
+      error_of({{"sa", text(sa_file(), 8)}, {"unprotected", text("1", 9)}, {"cpu_library", text("aesni_mb", 10)}});
+  EXPECT_EQ(error.rfind("gw.toml:10: nf[0].cpu_library: ", 0), 0u) << error;
+}
+
 TEST(IpsecNf, TakesThePathsThatRunTheChainOnAGpu) {
   EXPECT_EQ(error_of({{"sa", text(sa_file(), 8)}, {"unprotected", text("1", 9)}}, true), "");
 }

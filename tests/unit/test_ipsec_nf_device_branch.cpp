@@ -64,7 +64,7 @@ TEST(IpsecNfDeviceBranch, OverACopyOfTheTablesImageGivesTheCpuPathsBytesAndCount
   std::vector<uint64_t> copy = image.words;
   const IpsecView copy_view = copied_tables.view_at(image, reinterpret_cast<uint8_t*>(copy.data()));
 
-  HostEspCipher host(config.sas, CpuCryptoLibrary::IpsecMb, CpuCryptoLibrary::Openssl);
+  HostEspCipher host(config.sas, CpuCryptoLibrary::Auto);
   HostEspCipher* const ciphers[] = {&host};
   const EspKeys keys(config.sas);
   std::vector<unsigned long long> host_sa_counters(config.sas.size() * kIpsecCounterCount, 0);

@@ -1,7 +1,5 @@
 #include "nf/ipsec/host_cipher.h"
 
-#include <intel-ipsec-mb.h>
-
 #include <stdexcept>
 
 namespace gnf::nf {
@@ -22,13 +20,7 @@ const char* cpu_crypto_library_name(CpuCryptoLibrary library) {
   return "?";
 }
 
-CpuCryptoLibrary gcm_library_for(CpuCryptoLibrary chosen, uint32_t planes) {
-  if (chosen != CpuCryptoLibrary::Auto) return chosen;
-  const bool shared_errno = imb_get_version() < IMB_VERSION(1, 4, 0);
-  return shared_errno && planes > 2 ? CpuCryptoLibrary::Openssl : CpuCryptoLibrary::IpsecMb;
-}
-
-HostEspCipher::HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary gcm_from, CpuCryptoLibrary others_from)
-    : gcm_from_(gcm_from), others_from_(others_from), mb_(sas), openssl_(sas) {}
+HostEspCipher::HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary library)
+    : library_(library), mb_(sas), openssl_(sas) {}
 
 }  // namespace gnf::nf

@@ -2,8 +2,8 @@
 // libraries (`[[nf]] cpu_library`, as ipsec-secgw picks a crypto PMD):
 //   openssl:  OpenSSL's EVP for every algorithm (openssl_cipher.h).
 //   ipsec-mb: intel-ipsec-mb's job API for every algorithm (ipsec_mb_cipher.h).
-//   auto:     AES-GCM from intel-ipsec-mb, AES-128-CBC + HMAC-SHA1 from OpenSSL, where that is the
-//             faster (cpu_library_choice below).
+//   auto:     AES-GCM from intel-ipsec-mb, AES-128-CBC + HMAC-SHA1 from OpenSSL: each from the
+//             faster a packet at a time.
 // gnf-esp-bench, one core, 1420 B, Gbit/s sealed: AES-128-GCM 25 by OpenSSL's five EVP calls,
 // 44 (H100 host's Xeon) to 96 (build VM's EPYC) by intel-ipsec-mb; AES-128-CBC + HMAC-SHA1 3.4-6.1
 // by OpenSSL, 3.1 by intel-ipsec-mb, whose multi-buffer code runs a lone packet in one of its 8-16
@@ -23,17 +23,17 @@ enum class CpuCryptoLibrary : uint8_t { Auto, Openssl, IpsecMb };
 CpuCryptoLibrary cpu_crypto_library_from_name(const std::string& name);  // "auto", "openssl", "ipsec-mb"
 const char* cpu_crypto_library_name(CpuCryptoLibrary library);
 
-// What `auto` takes AES-GCM from when `planes` threads share the libraries. intel-ipsec-mb before
-// 1.4 (Debian 12 ships 1.3) stores every call's error code into one global word (upstream issue
-// #112), so its threads contend on that cache line: on the H100 host 1-16 threads together sealed
-// 45-85 Gbit/s of AES-128-GCM where OpenSSL's scaled to 228 (bench/results/2026-11-25-session21,
-// runs 2 and 3). Such a library serves GCM for up to two planes; more take OpenSSL's.
-CpuCryptoLibrary gcm_library_for(CpuCryptoLibrary chosen, uint32_t planes);
+// intel-ipsec-mb before 1.4 (Debian 12 ships 1.3) stores every call's error code into one global
+// word (upstream issue #112), so threads that use it contend on that cache line. gnf-esp-bench on
+// the H100 host, AES-128-GCM at 1420 B: 1-16 threads together sealed 45-85 Gbit/s with it, 23-228
+// with OpenSSL. Inside the cpu path, where the cipher is part of a packet's work, its GCM still
+// carried more: the tunnel's NDR with 2 driver threads 1.085 Mpps against OpenSSL's 0.814, with 4
+// 1.356 against >= 1.085 (bench/results/2026-11-25-session21, runs 2-4). With that library and
+// many more driver threads, cpu_library = "openssl" may carry more; `auto` does not guess.
 
 class HostEspCipher {
  public:
-  // `gcm_from`, `others_from`: Openssl or IpsecMb.
-  HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary gcm_from, CpuCryptoLibrary others_from);
+  HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary library);
 
   bool seal(uint32_t sa_index, const IpsecSa& sa, const EspCryptoJob& job) {
     return uses_mb(sa) ? mb_.seal(sa_index, sa, job) : openssl_.seal(sa_index, sa, job);
@@ -44,9 +44,9 @@ class HostEspCipher {
 
  private:
   bool uses_mb(const IpsecSa& sa) const {
-    return (sa.auth == EspAuth::Gcm ? gcm_from_ : others_from_) == CpuCryptoLibrary::IpsecMb;
+    return library_ == CpuCryptoLibrary::IpsecMb || (library_ == CpuCryptoLibrary::Auto && sa.auth == EspAuth::Gcm);
   }
-  CpuCryptoLibrary gcm_from_, others_from_;
+  CpuCryptoLibrary library_;
   IpsecMbEspCipher mb_;
   OpensslEspCipher openssl_;
 };

@@ -81,8 +81,7 @@ IpsecGateway::IpsecGateway(const IpsecConfig& config, std::vector<std::string> f
       tables_view_(tables_.view()),
       sa_counters_(config.sas.size() * kIpsecCounterCount, 0) {
   for (uint32_t p = 0; p < planes; ++p) {
-    const CpuCryptoLibrary others = cpu_library == CpuCryptoLibrary::IpsecMb ? cpu_library : CpuCryptoLibrary::Openssl;
-    ciphers_.push_back(std::make_unique<HostEspCipher>(config.sas, gcm_library_for(cpu_library, planes), others));
+    ciphers_.push_back(std::make_unique<HostEspCipher>(config.sas, cpu_library));
     cipher_table_.push_back(ciphers_.back().get());
   }
 }
