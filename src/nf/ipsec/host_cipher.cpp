@@ -21,6 +21,18 @@ const char* cpu_crypto_library_name(CpuCryptoLibrary library) {
 }
 
 HostEspCipher::HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary library)
-    : library_(library), mb_(sas), openssl_(sas) {}
+    : library_(library), sas_(sas), mb_(sas), openssl_(sas) {}
+
+void HostEspCipher::burst(const EspBurstJob* jobs, uint32_t count, bool seal, bool* ok) {
+  if (library_ != CpuCryptoLibrary::Openssl) {
+    if (seal) mb_.seal_burst(jobs, count, ok);
+    else mb_.open_burst(jobs, count, ok);
+    return;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const IpsecSa& sa = sas_[jobs[i].sa_index];
+    ok[i] = seal ? openssl_.seal(jobs[i].sa_index, sa, jobs[i].job) : openssl_.open(jobs[i].sa_index, sa, jobs[i].job);
+  }
+}
 
 }  // namespace gnf::nf

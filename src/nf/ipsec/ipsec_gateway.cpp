@@ -43,7 +43,7 @@ uint32_t parse_ports(const Params& params, const char* key, uint16_t ports) {
 
 void ipsec_process_on_host(const IpsecNfView& v, PacketBatch& batch, NfCounters& counters) {
   assert(batch.plane < v.planes && "a plane without its cipher");
-  v.process_with(*v.ciphers[batch.plane], batch, counters);
+  v.process_in_bursts(*v.ciphers[batch.plane], batch, counters);
 }
 
 // The GPU copies: one block holds the tables' image (IpsecTables::image), then the view over it,

@@ -13,16 +13,11 @@
 #include <vector>
 
 #include "nf/ipsec/cipher.h"
+#include "nf/ipsec/ipsec_burst_job.h"
 
 struct IMB_MGR;
 
 namespace gnf::nf {
-
-// One packet of a burst: the SA's index (as the constructor's vector names them) and the bytes.
-struct EspBurstJob {
-  uint32_t sa_index;
-  EspCryptoJob job;
-};
 
 class IpsecMbEspCipher {
  public:

@@ -11,8 +11,8 @@
 // Every outcome is counted by name (the NF's counters, counters.h), and per SA in the owner's
 // table (ipsec_gateway.h), with relaxed atomic adds shared by every plane.
 //
-// The cipher: on the cpu path the libraries' (host_cipher.h: intel-ipsec-mb's GCM, OpenSSL's
-// CBC + HMAC), one keyed set per plane; on the GPU
+// The cipher: on the cpu path the libraries' (host_cipher.h: intel-ipsec-mb's or OpenSSL's), one
+// keyed set per plane, fed a burst at a time (process_in_bursts); on the GPU
 // paths gnf's own (device_cipher.h), over the owner's GPU copies of the keys and tables
 // (IpsecGateway::device_view). Both run the same per-packet templates. In the drivers' kernels the
 // AES tables are read from global memory through L1, not staged into shared memory as the cipher's
@@ -23,6 +23,7 @@
 
 #include "nf/ipsec/device_cipher.h"
 #include "nf/ipsec/ipsec.h"
+#include "nf/ipsec/ipsec_burst_job.h"
 #include "nf/packet.h"
 #include "sync/ordering.h"
 #include "util/hd.h"
@@ -102,6 +103,55 @@ struct IpsecNfView {
     if (tile.leader()) settle(p, data, len, sa, c, counters);
   }
 #endif
+
+  // The host's: the packets of `batch` a chunk of up to kChunk at a time, each prepared (SPD,
+  // sequence number, window check, encapsulation), the chunk's crypto in one burst per direction
+  // (`cipher.seal_burst`/`open_burst`: intel-ipsec-mb fills its multi-buffer lanes), then each
+  // finished and counted. The bytes and counters are process_with's but for one case: a forged
+  // copy of a packet earlier in the same chunk passes the window check before the original has
+  // moved the window, and is then counted as drop_icv_mismatch instead of drop_replayed.
+  template <typename Cipher>
+  void process_in_bursts(Cipher& cipher, PacketBatch& batch, NfCounters& counters) const {
+    constexpr uint32_t kChunk = 64;
+    struct Pending {
+      uint32_t packet, sa;
+      uint8_t* data;
+      uint32_t len;
+      IpsecCounter c;
+      EspIp ip;
+    };
+    for (uint32_t first = 0; first < batch.count; first += kChunk) {
+      const uint32_t end = batch.count - first < kChunk ? batch.count : first + kChunk;
+      Pending pending[kChunk];
+      EspBurstJob jobs[2][kChunk];  // outbound, inbound
+      uint32_t slot[2][kChunk], count[2] = {0, 0}, n = 0;
+      for (uint32_t i = first; i < end; ++i) {
+        PacketRef& p = batch.packets[i];
+        if (p.verdict != Verdict::Forward) continue;
+        Pending& q = pending[n];
+        q = Pending{i, kIpsecNoSa, p.data, p.len, kIpsecGoOn, {}};
+        const bool inbound = (unprotected_ports >> p.in_port) & 1;
+        EspCryptoJob job{};
+        q.c = inbound ? ipsec_inbound_prepare(*tables, q.data, q.len, q.sa, job, q.ip)
+                      : ipsec_outbound_prepare(*tables, q.data, q.len, FrameRoom{p.headroom, p.tailroom}, q.sa, job);
+        if (q.c == kIpsecGoOn) {
+          jobs[inbound][count[inbound]] = EspBurstJob{q.sa, job};
+          slot[inbound][count[inbound]++] = n;
+        }
+        ++n;
+      }
+      bool ok[2][kChunk];
+      if (count[0]) cipher.seal_burst(jobs[0], count[0], ok[0]);
+      if (count[1]) cipher.open_burst(jobs[1], count[1], ok[1]);
+      for (uint32_t k = 0; k < count[0]; ++k)
+        pending[slot[0][k]].c = ok[0][k] ? kIpsecOutProtected : kIpsecDropCryptoError;
+      for (uint32_t k = 0; k < count[1]; ++k) {
+        Pending& q = pending[slot[1][k]];
+        q.c = ok[1][k] ? ipsec_inbound_finish(*tables, q.sa, q.ip, jobs[1][k].job, q.data, q.len) : kIpsecDropIcvMismatch;
+      }
+      for (uint32_t k = 0; k < n; ++k) settle(batch.packets[pending[k].packet], pending[k].data, pending[k].len, pending[k].sa, pending[k].c, counters);
+    }
+  }
 
   GNF_HD void process(PacketBatch& batch, NfCounters& counters) const {
 #if defined(__CUDA_ARCH__)
