@@ -151,28 +151,30 @@ TEST(HostEspCipher, EveryLibraryChoiceSealsAsOpenssl) {
       EXPECT_EQ(a, b) << cpu_crypto_library_name(library) << " sa " << out;
       EXPECT_TRUE(host.open(out + 1, sas[out + 1], job_of(a, payload, 7)));
     }
-    // The same as one burst a direction, every SA in it.
-    std::vector<std::vector<uint8_t>> by_host, by_openssl;
-    std::vector<EspBurstJob> seal_jobs, open_jobs;
-    std::vector<uint32_t> payloads;
-    for (uint32_t out = 0; out < sas.size(); out += 2) {
-      payloads.push_back(random_payload(sas[out].cipher, rng, 1));
-      by_host.push_back(random_packet(sas[out], 9, payloads.back(), rng));
-      by_openssl.push_back(by_host.back());
+    // The same as one burst a direction, of one, two (auto: a packet at a time) or every SA.
+    for (const uint32_t n : {1u, 2u, uint32_t(sas.size() / 2)}) {
+      std::vector<std::vector<uint8_t>> by_host, by_openssl;
+      std::vector<EspBurstJob> seal_jobs, open_jobs;
+      std::vector<uint32_t> payloads;
+      for (uint32_t out = 0; out < 2 * n; out += 2) {
+        payloads.push_back(random_payload(sas[out].cipher, rng, 1));
+        by_host.push_back(random_packet(sas[out], 9, payloads.back(), rng));
+        by_openssl.push_back(by_host.back());
+      }
+      for (uint32_t k = 0; k < by_host.size(); ++k) {
+        seal_jobs.push_back({2 * k, job_of(by_host[k], payloads[k], 9)});
+        open_jobs.push_back({2 * k + 1, job_of(by_host[k], payloads[k], 9)});
+        ASSERT_TRUE(openssl.seal(2 * k, sas[2 * k], job_of(by_openssl[k], payloads[k], 9)));
+      }
+      bool sealed[16], opened[16];
+      ASSERT_LE(by_host.size(), 16u);
+      host.seal_burst(seal_jobs.data(), uint32_t(seal_jobs.size()), sealed);
+      for (uint32_t k = 0; k < by_host.size(); ++k) {
+        EXPECT_TRUE(sealed[k]);
+        EXPECT_EQ(by_host[k], by_openssl[k]) << cpu_crypto_library_name(library) << " burst sa " << 2 * k;
+      }
+      host.open_burst(open_jobs.data(), uint32_t(open_jobs.size()), opened);
+      for (uint32_t k = 0; k < by_host.size(); ++k) EXPECT_TRUE(opened[k]) << cpu_crypto_library_name(library);
     }
-    for (uint32_t k = 0; k < by_host.size(); ++k) {
-      seal_jobs.push_back({2 * k, job_of(by_host[k], payloads[k], 9)});
-      open_jobs.push_back({2 * k + 1, job_of(by_host[k], payloads[k], 9)});
-      ASSERT_TRUE(openssl.seal(2 * k, sas[2 * k], job_of(by_openssl[k], payloads[k], 9)));
-    }
-    bool sealed[16], opened[16];
-    ASSERT_LE(by_host.size(), 16u);
-    host.seal_burst(seal_jobs.data(), uint32_t(seal_jobs.size()), sealed);
-    for (uint32_t k = 0; k < by_host.size(); ++k) {
-      EXPECT_TRUE(sealed[k]);
-      EXPECT_EQ(by_host[k], by_openssl[k]) << cpu_crypto_library_name(library) << " burst sa " << 2 * k;
-    }
-    host.open_burst(open_jobs.data(), uint32_t(open_jobs.size()), opened);
-    for (uint32_t k = 0; k < by_host.size(); ++k) EXPECT_TRUE(opened[k]) << cpu_crypto_library_name(library);
   }
 }
