@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "nf/ipsec/ipsec_mb_cipher.h"
+#include "nf/ipsec/host_cipher.h"
 #include "nf/ipsec/openssl_cipher.h"
 
 namespace gnf::esp_bench {
@@ -25,17 +25,9 @@ std::vector<uint8_t> sealed_slots(const Workload& w) {
   return slots;
 }
 
-// One pass over the workload's packets, a packet a call.
-void openssl_pass(nf::OpensslEspCipher& cipher, const Workload& w, uint8_t* slots, bool seal) {
-  for (const PacketJob& j : w.jobs) {
-    const nf::EspCryptoJob job = crypto_job(j, slots);
-    const bool ok = seal ? cipher.seal(j.sa, w.sas[j.sa], job) : cipher.open(j.sa + 1, w.sas[j.sa + 1], job);
-    if (!ok) throw std::runtime_error(seal ? "OpenSSL failed to seal" : "OpenSSL refused a packet it sealed");
-  }
-}
-
-// One pass in bursts.
-void ipsec_mb_pass(nf::IpsecMbEspCipher& cipher, const Workload& w, uint8_t* slots, bool seal) {
+// One pass over the workload's packets, in bursts as the cpu path's NF hands them to its cipher
+// (HostEspCipher: OpenSSL then takes them a packet at a time).
+void pass(nf::HostEspCipher& cipher, const Workload& w, uint8_t* slots, bool seal) {
   nf::EspBurstJob burst[kIpsecMbBurst];
   bool ok[kIpsecMbBurst];
   for (size_t first = 0; first < w.jobs.size(); first += kIpsecMbBurst) {
@@ -47,15 +39,14 @@ void ipsec_mb_pass(nf::IpsecMbEspCipher& cipher, const Workload& w, uint8_t* slo
     if (seal) cipher.seal_burst(burst, uint32_t(n), ok);
     else cipher.open_burst(burst, uint32_t(n), ok);
     for (size_t i = 0; i < n; ++i)
-      if (!ok[i]) throw std::runtime_error(seal ? "intel-ipsec-mb failed to seal" : "intel-ipsec-mb refused a packet OpenSSL sealed");
+      if (!ok[i]) throw std::runtime_error(seal ? "the CPU library failed to seal" : "the CPU library refused a packet OpenSSL sealed");
   }
 }
 
 // One thread's passes; returns its rate over the time its cipher calls took.
-template <typename Cipher, typename Pass>
-Rate one_thread(const Workload& w, const std::vector<uint8_t>& start, bool seal, double seconds,
-                const std::atomic<bool>& go, Pass pass) {
-  Cipher cipher(w.sas);
+Rate one_thread(nf::CpuCryptoLibrary library, const Workload& w, const std::vector<uint8_t>& start, bool seal,
+                double seconds, const std::atomic<bool>& go) {
+  nf::HostEspCipher cipher(w.sas, library);
   std::vector<uint8_t> slots = start;
   while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
   Clock::duration busy{};
@@ -74,7 +65,7 @@ Rate one_thread(const Workload& w, const std::vector<uint8_t>& start, bool seal,
 
 }  // namespace
 
-Rate cpu_rate(CpuLibrary library, const Workload& w, bool seal, unsigned threads, double seconds) {
+Rate cpu_rate(nf::CpuCryptoLibrary library, const Workload& w, bool seal, unsigned threads, double seconds) {
   const std::vector<uint8_t> start = seal ? w.slots : sealed_slots(w);
   std::vector<Rate> rates(threads);
   std::vector<std::exception_ptr> errors(threads);
@@ -83,9 +74,7 @@ Rate cpu_rate(CpuLibrary library, const Workload& w, bool seal, unsigned threads
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       try {
-        rates[t] = library == CpuLibrary::Openssl
-                       ? one_thread<nf::OpensslEspCipher>(w, start, seal, seconds, go, openssl_pass)
-                       : one_thread<nf::IpsecMbEspCipher>(w, start, seal, seconds, go, ipsec_mb_pass);
+        rates[t] = one_thread(library, w, start, seal, seconds, go);
       } catch (...) {
         errors[t] = std::current_exception();
       }

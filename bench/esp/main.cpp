@@ -50,10 +50,10 @@ int run(const gnf::bench::GpuVsCpuOptions& o, const Selection& only) {
       std::unique_ptr<EspOnGpu> gpu;
       if (no_gpu.empty()) gpu = std::make_unique<EspOnGpu>(make_workload(a, size, o.gpu_packets, 2));
       for (const bool seal : {true, false}) {
-        const Rate one = cpu_rate(CpuLibrary::Openssl, cpu_work, seal, 1, o.cpu_seconds);
-        const Rate all = cpu_rate(CpuLibrary::Openssl, cpu_work, seal, o.threads, o.cpu_seconds);
-        const Rate mb_one = cpu_rate(CpuLibrary::IpsecMb, cpu_work, seal, 1, o.cpu_seconds);
-        const Rate mb_all = cpu_rate(CpuLibrary::IpsecMb, cpu_work, seal, o.threads, o.cpu_seconds);
+        const Rate one = cpu_rate(gnf::nf::CpuCryptoLibrary::Openssl, cpu_work, seal, 1, o.cpu_seconds);
+        const Rate all = cpu_rate(gnf::nf::CpuCryptoLibrary::Openssl, cpu_work, seal, o.threads, o.cpu_seconds);
+        const Rate mb_one = cpu_rate(gnf::nf::CpuCryptoLibrary::IpsecMb, cpu_work, seal, 1, o.cpu_seconds);
+        const Rate mb_all = cpu_rate(gnf::nf::CpuCryptoLibrary::IpsecMb, cpu_work, seal, o.threads, o.cpu_seconds);
         nlohmann::json row = {{"algorithm", a.name},
                               {"size", size_name(size)},
                               {"op", seal ? "seal" : "open"},

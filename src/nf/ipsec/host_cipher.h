@@ -21,6 +21,8 @@
 namespace gnf::nf {
 
 enum class CpuCryptoLibrary : uint8_t { Auto, Openssl, IpsecMb };
+// The names `[[nf]] cpu_library` takes, in the enum's order.
+inline const std::vector<std::string> kCpuCryptoLibraryNames = {"auto", "openssl", "ipsec-mb"};
 CpuCryptoLibrary cpu_crypto_library_from_name(const std::string& name);  // "auto", "openssl", "ipsec-mb"
 const char* cpu_crypto_library_name(CpuCryptoLibrary library);
 
@@ -36,8 +38,10 @@ class HostEspCipher {
  public:
   HostEspCipher(const std::vector<IpsecSa>& sas, CpuCryptoLibrary library);
 
-  // IpsecMbEspCipher's burst contract (up to its kMaxBurst jobs).
+  // Bursts this small go a packet at a time under auto (burst()).
   static constexpr uint32_t kPacketAtATimeUpTo = 2;
+
+  // IpsecMbEspCipher's burst contract (up to its kMaxBurst jobs).
   void seal_burst(const EspBurstJob* jobs, uint32_t count, bool* ok) { burst(jobs, count, true, ok); }
   void open_burst(const EspBurstJob* jobs, uint32_t count, bool* ok) { burst(jobs, count, false, ok); }
 

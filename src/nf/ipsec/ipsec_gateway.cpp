@@ -145,7 +145,7 @@ std::unique_ptr<IpsecGateway> configure_ipsec(const Params& params, const NfCont
   options.replay_window = uint32_t(params.get_int("replay_window", options.replay_window, kMinReplayWindow, kMaxReplayWindow));
   options.esn = params.get_bool("esn", options.esn);
   const CpuCryptoLibrary cpu_library =
-      cpu_crypto_library_from_name(params.get_choice("cpu_library", "auto", {"auto", "openssl", "ipsec-mb"}));
+      cpu_crypto_library_from_name(params.get_choice("cpu_library", "auto", kCpuCryptoLibraryNames));
   params.reject_unknown();
   if (params.path_if_string("sa").empty())
     params.fail("sa", "an ipsec needs its SAs: sa = \"FILE\" with ipsec-secgw sa lines (and sp lines, or sp = \"FILE\")");

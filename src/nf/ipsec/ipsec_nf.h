@@ -149,7 +149,10 @@ struct IpsecNfView {
         Pending& q = pending[slot[1][k]];
         q.c = ok[1][k] ? ipsec_inbound_finish(*tables, q.sa, q.ip, jobs[1][k].job, q.data, q.len) : kIpsecDropIcvMismatch;
       }
-      for (uint32_t k = 0; k < n; ++k) settle(batch.packets[pending[k].packet], pending[k].data, pending[k].len, pending[k].sa, pending[k].c, counters);
+      for (uint32_t k = 0; k < n; ++k) {
+        const Pending& q = pending[k];
+        settle(batch.packets[q.packet], q.data, q.len, q.sa, q.c, counters);
+      }
     }
   }
 
