@@ -10,26 +10,22 @@ namespace gnf::driver::bypass {
 namespace {
 
 // --- Memory ordering, the heart of the bypass path (the general argument: sync/ordering.h) -----
-// Polls: a thread sees DD with an acquire load at system scope (RxRingRef::done) and only then
-// reads the length, the hash and the packet bytes. With the SM DMA engine (nic/sm_dma.cu, the
-// default) the NIC model's writes into GPU memory are GPU threads' writes: that engine's block
-// writes the packet, fences, meets at a barrier and releases DD, so the acquire that sees DD sees
-// the packet, and no stale L1 line of the recycled slot is served. With the copy-engine engine
-// (nic/cuda_dma.cu, kept for comparison) the packets and then the write-backs are copies issued in
-// that order on one stream: CUDA orders them for later work on that stream and for the host once
-// it has synchronised, and promises nothing about the order in which this running kernel sees
-// their writes. No load in the kernel can repair that: with that engine, a DD never seen before its
-// packet rests on the hardware finishing one copy before the next starts, which CUDA does not
-// promise; the tests that run it compare its output with the cpu path's, byte for byte.
-// The same acquire stands before every other word released by the NIC or the host: tx
-// completions (TxRingRef::completed_until and sent: head write-back, TDH, DD), the host's
-// consumer index of the exception and arrival rings, the mailbox's stop word.
+// Polls: a thread sees DD with a relaxed load and, when set, an acquire fence at device scope
+// (RxRingRef::done, poll_acquire): the NIC's writes into GPU memory are the GPU agent's
+// (nic/gpu_agent.cu), GPU threads that write the packet and the write-back's fields, fence and only
+// then store DD. So the thread that sees DD sees the packet, and no stale L1 line of the recycled
+// slot is served. The same acquire stands before every other word released by the NIC or the host:
+// tx completions (TxRingRef::completed_until and sent: head write-back, TDH, DD), the host's
+// consumer index of the exception and arrival rings (system scope: a host thread wrote it), the
+// mailbox's stop word.
 // Doorbells: descriptors, exception entries and arrival records are written by many threads of
 // the block; after __syncthreads() thread 0 rings that step's doorbells through one DoorbellBatch:
-// one system-scope fence, cumulative over the writes the barrier ordered before it, then each tail
-// or head a release store into pinned host memory. The NIC model reads a tail with an acquire load
-// and only then fetches the descriptors. No fence, no tail: a published GPU bypass prototype wrote
-// tails without one and saw crashes with several rings.
+// one fence, cumulative over the writes the barrier ordered before it, then each tail or head a
+// relaxed store into pinned host memory. The fence is at system scope where a host thread reads
+// the word (exception and arrival heads), at device scope where only the agent does (the tails).
+// The agent reads a tail with a relaxed load and an acquire fence, and only then fetches the
+// descriptors. No fence, no tail: a published GPU bypass prototype wrote tails without one and saw
+// crashes with several rings.
 
 struct BlockShared {
   unsigned long long stats[kStatCount];

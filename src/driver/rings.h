@@ -43,11 +43,13 @@ struct BatchedTail {
     pending += n;
   }
 
-  // Writes `value` into the register if the rule says so (or `force`); returns whether it did.
+  // Writes `value` into the register if the rule says so (or `force`); returns whether it did. The
+  // NIC reads it: a host thread of the NIC model when the driver is on the host, the GPU agent when
+  // the driver is on the GPU (its rings are in GPU memory), hence a doorbell for the device there.
   GNF_INLINE bool publish(uint32_t value, uint64_t now_ns, bool force, DoorbellBatch& doorbells) {
     if (pending == 0) return false;
     if (!force && pending < batch && now_ns - pending_since_ns < timeout_ns) return false;
-    doorbells.ring(reg, value);
+    doorbells.ring_for_device(reg, value);
     pending = 0;
     return true;
   }

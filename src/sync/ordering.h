@@ -139,6 +139,7 @@ __device__ __forceinline__ void acquire_fence_gpu() {
 __device__ __forceinline__ void acquire_fence_sys() {
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
 }
+
 #endif
 
 // A poll of a word that, when the reader is on the GPU, only GPU threads write (descriptor status
@@ -225,18 +226,37 @@ GNF_INLINE void publish_after_barrier(T* word, typename ordering_detail::Exactly
 
 // Several doorbells rung by one thread after one barrier (a burst's rx tail, tx tails and exception
 // heads): the first fences, and every store, following that fence in program order, is relaxed.
+// ring() is for a word a host thread reads (exception and arrival heads). ring_for_device() is for a
+// word that, when a GPU thread rings it, only GPU threads read: the tails of rings in GPU memory,
+// which the GPU agent polls (nic/gpu_agent.cu). Its fence need only be at device scope: scope is a
+// property of the threads that synchronise, not of where the word lives, so a release at device
+// scope into pinned memory pairs with the agent's relaxed poll and device-scope acquire of it. A
+// system-scope fence also waits for the thread's earlier stores into pinned memory (the last
+// round's tails) to complete across PCIe, which the bypass driver paid in every commit.
 class DoorbellBatch {
  public:
   GNF_INLINE void ring(uint32_t* word, uint32_t value) {
-    if (!fenced_) {
+    if (fenced_ < kSystem) {
       fence_after_barrier();
-      fenced_ = true;
+      fenced_ = kSystem;
     }
     store_after_fence_sys(word, value);
   }
+  GNF_INLINE void ring_for_device(uint32_t* word, uint32_t value) {
+#if defined(__CUDA_ARCH__)
+    if (fenced_ < kDevice) {
+      cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
+      fenced_ = kDevice;
+    }
+    store_sys<MemoryOrder::Relaxed>(word, value);
+#else
+    store_release_sys(word, value);  // a host writer orders its own writes
+#endif
+  }
 
  private:
-  bool fenced_ = false;
+  static constexpr uint8_t kDevice = 1, kSystem = 2;
+  uint8_t fenced_ = 0;
 };
 
 }  // namespace gnf
