@@ -145,11 +145,12 @@ __device__ __forceinline__ void acquire_fence_sys() {
 // A poll of a word that, when the reader is on the GPU, only GPU threads write (descriptor status
 // words and heads the GPU agent writes back for the GPU driver), of which the reader then reads
 // what its writer released: `ready(value)` says whether there is something to read. On the host an
-// acquire load; on the GPU a relaxed load and, when ready, an acquire fence at device scope (above).
+// acquire load; on the GPU a relaxed load and, when ready, an acquire fence, both at device scope
+// (above): the writer is a GPU thread.
 template <typename Ready>
 GNF_INLINE uint32_t poll_acquire(const uint32_t* word, Ready ready) {
 #if defined(__CUDA_ARCH__)
-  const uint32_t value = load_sys<MemoryOrder::Relaxed>(word);
+  const uint32_t value = load_gpu<MemoryOrder::Relaxed>(word);
   if (ready(value)) acquire_fence_gpu();
   return value;
 #else
