@@ -1,6 +1,8 @@
 #include "driver/gpu_bypass.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -15,6 +17,7 @@
 #include "util/cuda_check.h"
 #include "util/cuda_wait.h"
 #include "util/error.h"
+#include "util/trace.h"
 
 namespace gnf::driver {
 
@@ -53,6 +56,7 @@ struct GpuBypass::Impl {
   std::mutex exceptions_mutex;
   std::vector<DevExceptionRing> arrivals;    // the same for the arrival rings (one_way = rx)
   std::vector<uint32_t> arrival_tails;
+  std::vector<uint32_t> dd_to_poll_ns;  // GNF_TRACE_HANDOVERS=agent: every arrival's, printed at stop()
   std::unique_ptr<GpuClock> clock;
   bool clock_launched = false;           // with a one-way mode
   nf::NfChainView chain;
@@ -71,7 +75,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   Impl& m = *impl_;
   m.chain = chain;
   m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr, planes_, options.nf_blocks,
-                          nullptr};
+                          nullptr, options.one_way == OneWay::Rx && (trace_handovers() & (kTraceAgent | kTraceFound)) != 0};
   m.threads = (options.burst + kWarpSize - 1) / kWarpSize * kWarpSize;
   m.blocks = planes_ * (1 + options.nf_blocks);
 
@@ -177,6 +181,14 @@ void GpuBypass::stop() {
   m.running = false;
   wait_for_stop(m.stream, "the bypass driver's kernel");
   if (m.clock) m.clock->stop_tracking();
+  if (!m.dd_to_poll_ns.empty()) {  // util/trace.h
+    std::vector<uint32_t>& v = m.dd_to_poll_ns;
+    std::sort(v.begin(), v.end());
+    const auto at = [&v](double q) { return v[size_t(q * double(v.size() - 1))]; };
+    std::fprintf(stderr, "gnf: trace: agent %s -> driver poll, ns: p1 %u p10 %u p50 %u p90 %u p99 %u (%zu frames)\n",
+                 trace_handovers() & kTraceAgent ? "DD" : "poll", at(0.01), at(0.1), at(0.5), at(0.9), at(0.99), v.size());
+    v.clear();
+  }
 }
 
 bool GpuBypass::running() const { return impl_->running; }
@@ -233,6 +245,7 @@ std::vector<GpuArrival> GpuBypass::take_arrivals() {
       ArrivalRecord a;
       std::memcpy(&a, ring.entries + size_t(tail % ring.count) * ring.entry_bytes, sizeof(a));
       if (a.len) out.push_back(GpuArrival{wire::Stamp{a.flow_seq, a.send_time_ns, 0}, a.len, a.seen_ns});
+      if (a.len && m.config.trace_agent) m.dd_to_poll_ns.push_back(a.dd_to_poll_ns);
     }
     store_release_sys(ring.tail, tail);  // copied out before the kernel may refill
   }

@@ -76,6 +76,13 @@ struct RxRingRef {
            nic::IXGBE_RXD_STAT_DD;
   }
 
+  // GNF_TRACE_HANDOVERS=agent (util/trace.h): the low 32 bits of the GPU time at which the agent
+  // set descriptor next + k's DD (done), from the fields it borrows for that.
+  GNF_INLINE uint32_t traced_dd_ns(uint32_t k) const {
+    const nic::ixgbe_adv_rx_desc& desc = descs[(next + k) % entries];
+    return uint32_t(desc.wb.lower.lo_dword.hs_rss.hdr_info) | uint32_t(desc.wb.upper.vlan) << 16;
+  }
+
   // Takes the packet of descriptor next + k (done) and refills the descriptor with slot `fresh`.
   GNF_INLINE nf::PacketRef take(uint32_t k, uint64_t fresh, uint16_t port) {
     const uint32_t i = (next + k) % entries;

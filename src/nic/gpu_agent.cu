@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/gpu_timer.cuh"
 #include "util/loop_phases.h"
+#include "util/trace.h"
 #include "sync/ordering.h"
 #include "wire/frame_size.h"
 
@@ -61,6 +62,10 @@ struct Unit {
   uint32_t rx_buffer_bytes;  // SRRCTL.BSIZEPACKET (0: any)
   uint32_t rx_drop_en;
   uint32_t port_queue_stalls_index;
+  // util/trace.h (GNF_TRACE_HANDOVERS): what time goes into the write-back, 0: none, else a
+  // TraceHandover bit: kTraceAgent the DD time, kTraceFound that of the poll that found the frame.
+  uint32_t trace;
+  uint32_t poll_ns;  // kTraceFound: the low 32 bits of the GPU time at which the round's poll began
   // tx
   FrameFifoRef tx_fifo;
   TxQueueRegs* tx_regs;
@@ -268,11 +273,12 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
   // the RSS fields overlap pkt_addr, so the next frame went to an address made of an RSS hash
   // and packet type (session 14 run 2: hundreds of thousands of refused frames at 1-10 Mpps).
   if (placed) {
+    const uint32_t traced = u.trace == kTraceAgent ? uint32_t(global_timer_ns()) : u.trace == kTraceFound ? u.poll_ns : 0;
     desc->wb.lower.lo_dword.hs_rss.pkt_info = rec.rss_type;
-    desc->wb.lower.lo_dword.hs_rss.hdr_info = 0;
+    desc->wb.lower.lo_dword.hs_rss.hdr_info = uint16_t(traced);
     desc->wb.lower.hi_dword.rss = rec.rss_hash;
     desc->wb.upper.length = uint16_t(rec.len);
-    desc->wb.upper.vlan = 0;
+    desc->wb.upper.vlan = uint16_t(traced >> 16);
   }
   __threadfence();
   if (placed)
@@ -450,6 +456,7 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
     uint32_t produced = 0, rdt = 0, tdt = 0;
     if (control) {
       if (lane == 0 && laps.begin_round(round)) ++stats[kTimedRounds];
+      if (u.trace == kTraceFound) u.poll_ns = uint32_t(global_timer_ns());
       // The round's reads across PCIe in one instruction, one round trip: what the wire side
       // stored, the tails and the stop word, relaxed (sync/ordering.h: polling on the GPU).
       const uint32_t* word = stops + blockIdx.x * kStopStride;
@@ -621,6 +628,8 @@ void GpuAgent::start() {
   for (size_t i = 0; i < m.units.size(); ++i) {
     read_registers(m.units[i], *m.ports[m.unit_port[i]], m.unit_queue[i]);
     m.units[i].port_queue_stalls_index = m.unit_port[i];
+    const uint32_t trace = trace_handovers();
+    m.units[i].trace = trace & kTraceAgent ? kTraceAgent : trace & kTraceFound ? kTraceFound : 0;
   }
   // On the agent's stream (not the legacy default one, which would wait for spinning kernels).
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit),

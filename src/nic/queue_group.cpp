@@ -4,7 +4,10 @@
 #include <cstring>
 
 #include "nic/port.h"
+#include "util/clock.h"
+#include "util/trace.h"
 #include "wire/frame_size.h"
+#include "wire/stamp.h"
 
 namespace gnf::nic {
 
@@ -53,7 +56,8 @@ T* at(uint64_t addr) {
 
 QueueGroup::QueueGroup(Port& port, uint32_t index, uint32_t groups, wire::Sink* sink, DmaSide dma,
                        mem::Domain fifo_domain)
-    : port_(port), index_(index), groups_(groups), sink_(sink), dma_side_(dma) {
+    : port_(port), index_(index), groups_(groups), sink_(sink), dma_side_(dma),
+      trace_admit_(dma == DmaSide::GpuAgent && (trace_handovers() & kTraceAdmit) != 0) {
   const PortOptions& o = port.options();
   const uint32_t max_frame = fifo_align(o.max_frame_bytes);
   // Every frame the buffer holds may hash to one queue: each queue's FIFO can hold the whole buffer
@@ -262,6 +266,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
       }
     }
     wire.write(f.at(position));
+    if (trace_admit_) stamp_admission(f.at(position), a.len);
     if (capture) capture->push(f.at(position), a.len, a.arrival_ps / 1000);
     q.producer.push(f, position, a.len, a.rss.hash, descriptor_rss_type(a.rss.type), a.rss.queue);
     buffer_credit_ -= need;
@@ -293,6 +298,13 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
 void QueueGroup::hold(const Arrival& a, uint64_t& held) {
   if (a.arrival_ps != held_arrival_ps_) ++held;
   held_arrival_ps_ = a.arrival_ps;
+}
+
+// GNF_TRACE_HANDOVERS=admit (util/trace.h): the frame's stamp says when it was stored, not when it
+// came off the wire (its UDP checksum is left stale: the GPU consumes it).
+void QueueGroup::stamp_admission(uint8_t* frame, uint32_t len) {
+  const wire::StampPlace place = wire::find_stamp(frame, len);
+  if (place.offset != 0) wire::store_le64(frame + place.offset + 8, now_ns());
 }
 
 bool QueueGroup::update_stall(RxQueue& q, bool stalled) {

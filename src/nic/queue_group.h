@@ -118,6 +118,7 @@ class QueueGroup {
   void note_tx_stall(uint64_t now_ps, uint64_t waiting);
   bool update_stall(RxQueue& q, bool stalled);
   void hold(const Arrival& a, uint64_t& held);
+  void stamp_admission(uint8_t* frame, uint32_t len);
   void settle_buffer_credit(bool idle);
   bool wire_done();
   int64_t line_budget_ps(uint64_t now_ps) const;
@@ -128,6 +129,7 @@ class QueueGroup {
   const uint32_t groups_;
   wire::Sink* sink_;
   const DmaSide dma_side_;
+  const bool trace_admit_;  // util/trace.h
   std::variant<std::monostate, SourceWire, ShardWire> wire_;
   std::vector<uint16_t> rx_queues_, tx_queues_;
   std::vector<RxQueue> rx_;
