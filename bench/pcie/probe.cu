@@ -3,11 +3,14 @@
 // persistent loops of the bypass path (the driver, the GPU agent) are made of
 // these: a poll of pinned host memory, stores into it, and the fences that
 // order them. Prints one JSON object per (operation, blocks).
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <cuda/atomic>
+#include <immintrin.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -170,6 +173,57 @@ __global__ void probe(int op, uint32_t iterations, uint32_t* pinned, uint32_t* d
   if (mixed) atomicAdd(readers_done, 1u);
 }
 
+// Ping-pong: one GPU thread spins on `ping` (pinned, relaxed loads) and answers each new value by
+// storing it into `pong` (pinned), after a system fence if `fence`; it stops at `last`.
+__global__ void pong_kernel(const uint32_t* ping, uint32_t* pong, uint32_t last, bool fence) {
+  uint32_t seen = 0;
+  while (seen != last) {
+    const uint32_t v = cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*const_cast<uint32_t*>(ping))
+                           .load(cuda::memory_order_relaxed);
+    if (v == seen) continue;
+    if (fence) __threadfence_system();
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(*pong).store(v, cuda::memory_order_relaxed);
+    seen = v;
+  }
+}
+
+uint64_t host_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
+}
+
+// A host thread posts 1..pings into a pinned word and spins until the GPU thread's answer comes
+// back: the round trip of a word from a host thread to a polling GPU thread and back, which every
+// frame of the bypass path makes twice (wire side -> GPU agent, GPU agent -> wire side) besides the
+// loops' own rounds. Prints the round trip's min, p50 and p99.
+void ping_pong(uint32_t pings, bool fence, bool flush) {
+  uint32_t* words = nullptr;
+  GNF_CUDA_CHECK(cudaHostAlloc(&words, 2 * kLineWords * sizeof(uint32_t), cudaHostAllocMapped));
+  uint32_t* ping = words;
+  uint32_t* pong = words + kLineWords;
+  *ping = 0;
+  *pong = 0;
+  pong_kernel<<<1, 1>>>(ping, pong, pings, fence);
+  GNF_CUDA_CHECK_LAUNCH();
+  std::vector<uint64_t> rtt;
+  for (uint32_t i = 1; i <= pings; ++i) {
+    const uint64_t t0 = host_ns();
+    __atomic_store_n(ping, i, __ATOMIC_RELEASE);
+    if (flush) _mm_clflush(ping);
+    while (__atomic_load_n(pong, __ATOMIC_ACQUIRE) != i) {
+    }
+    rtt.push_back(host_ns() - t0);
+  }
+  GNF_CUDA_CHECK(cudaDeviceSynchronize());
+  std::sort(rtt.begin(), rtt.end());
+  std::printf("{\"op\": \"ping_pong%s%s\", \"pings\": %u, \"min_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu}\n",
+              fence ? "_fence_sys" : "", flush ? "_clflush" : "", pings, (unsigned long long)rtt.front(),
+              (unsigned long long)rtt[rtt.size() / 2], (unsigned long long)rtt[rtt.size() * 99 / 100]);
+  std::fflush(stdout);
+  GNF_CUDA_CHECK(cudaFreeHost(words));
+}
+
 }  // namespace
 
 // Host threads that spin reading (or writing) every block's lines, as the NIC model's threads poll
@@ -203,6 +257,13 @@ class HostPollers {
 };
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "ping-pong") {
+    const uint32_t pings = argc > 2 ? uint32_t(std::atoi(argv[2])) : 100000;
+    ping_pong(pings, false, false);
+    ping_pong(pings, true, false);
+    ping_pong(pings, false, true);
+    return 0;
+  }
   const uint32_t iterations = argc > 1 ? uint32_t(std::atoi(argv[1])) : 20000;
   const uint32_t pollers = argc > 2 ? uint32_t(std::atoi(argv[2])) : 0;
   const bool pollers_write = argc > 3 && std::string(argv[3]) == "write";
