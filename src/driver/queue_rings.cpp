@@ -13,13 +13,14 @@ size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // One port's part of the block, in this order.
 struct PortLayout {
-  size_t rx_descs, tx_descs, head_wb, rx_slots, tx_slots, free_stack, pool, bytes;
+  size_t rx_descs, tx_descs, head_wb, tail_mirror, rx_slots, tx_slots, free_stack, pool, bytes;
 
   PortLayout(uint32_t rx_entries, uint32_t tx_entries, uint32_t slots, uint32_t slot_size) {
     rx_descs = 0;
     tx_descs = rx_descs + align_up(rx_entries * sizeof(nic::ixgbe_adv_rx_desc));
     head_wb = tx_descs + align_up(tx_entries * sizeof(nic::ixgbe_adv_tx_desc));
-    rx_slots = head_wb + kAlign;
+    tail_mirror = head_wb + kAlign;
+    rx_slots = tail_mirror + kAlign;
     tx_slots = rx_slots + align_up(rx_entries * sizeof(uint64_t));
     free_stack = tx_slots + align_up(tx_entries * sizeof(uint64_t));
     pool = free_stack + align_up(slots * sizeof(uint32_t));
@@ -63,6 +64,9 @@ void program_tx_queue(nic::TxQueueRegs& regs, const TxRingRef& ring) {
     nic::reg_write(regs.TDWBAH, uint32_t(wb >> 32));
     nic::reg_write(regs.TDWBAL, uint32_t(wb) | nic::IXGBE_TDWBAL_HEAD_WB_EN);
   }
+  const uint64_t mirror = reinterpret_cast<uint64_t>(ring.tdt.mirror);
+  nic::reg_write(regs.TDTMAH, uint32_t(mirror >> 32));
+  nic::reg_write(regs.TDTMAL, uint32_t(mirror));
   nic::reg_write(regs.TXDCTL, nic::IXGBE_TXDCTL_ENABLE);
 }
 
@@ -102,7 +106,10 @@ QueueRings::QueueRings(const std::vector<nic::Port*>& ports, uint16_t queue, con
                             options.headroom, options.slot_size});
     tx_.push_back(TxRingRef{reinterpret_cast<nic::ixgbe_adv_tx_desc*>(at + layout.tx_descs),
                             reinterpret_cast<uint64_t*>(at + layout.tx_slots), tx_entries, 0, 0,
-                            BatchedTail{&regs.tx[queue].TDT, 0, 0, options.tx_tail_batch, options.tail_timeout_ns},
+                            BatchedTail{&regs.tx[queue].TDT, 0, 0, options.tx_tail_batch, options.tail_timeout_ns,
+                                        domain == mem::Domain::Device
+                                            ? reinterpret_cast<nic::TailMirror*>(at + layout.tail_mirror)
+                                            : nullptr},
                             &regs.tx[queue].TDH, reinterpret_cast<uint32_t*>(at + layout.head_wb), options.tx_completion});
     pools_.push_back(mem::SlotStackRef{reinterpret_cast<uint32_t*>(at + layout.free_stack),
                                        uint32_t(free_indices.size()), options.slot_bytes(), slots, pool_base});

@@ -15,12 +15,14 @@
 // every tail write a doorbell after the descriptors are written: sync/ordering.h has the argument.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "driver/options.h"
 #include "mem/slot_pool.h"
 #include "nf/packet.h"
 #include "nic/ixgbe_desc.h"
+#include "nic/regs.h"
 #include "sync/ordering.h"
 #include "util/hd.h"
 
@@ -36,6 +38,7 @@ struct BatchedTail {
   uint64_t pending_since_ns;
   uint32_t batch;
   uint64_t timeout_ns;
+  nic::TailMirror* mirror = nullptr;  // GPU memory, for a tx ring of a driver on the GPU (regs.h)
 
   GNF_INLINE void add(uint32_t n, uint64_t now_ns) {
     if (n == 0) return;
@@ -50,6 +53,16 @@ struct BatchedTail {
     if (pending == 0) return false;
     if (!force && pending < batch && now_ns - pending_since_ns < timeout_ns) return false;
     doorbells.ring_for_device(reg, value);
+#if defined(__CUDA_ARCH__)
+    // After the same fence as the register: the release pattern again, the agent's acquire pairs.
+    if (mirror) {
+      static_assert(sizeof(nic::TailMirror) == sizeof(unsigned long long));
+      const nic::TailMirror copy{value, uint32_t(now_ns)};
+      unsigned long long word;
+      memcpy(&word, &copy, sizeof(word));
+      store_gpu<MemoryOrder::Relaxed>(reinterpret_cast<unsigned long long*>(mirror), word);
+    }
+#endif
     pending = 0;
     return true;
   }

@@ -71,6 +71,7 @@ struct Unit {
   TxQueueRegs* tx_regs;
   ixgbe_adv_tx_desc* tx_ring;
   uint32_t* head_writeback;  // TDWBAL/TDWBAH, or null
+  const TailMirror* tail_mirror;  // TDTMAL/TDTMAH (regs.h), or null: then TDT is polled across PCIe
   uint32_t tx_entries;
   uint32_t max_frame;
   uint32_t tx_ring_in_host;  // the host's own queue: descriptors and packets in pinned memory
@@ -456,14 +457,28 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
     uint32_t produced = 0, rdt = 0, tdt = 0;
     if (control) {
       if (lane == 0 && laps.begin_round(round)) ++stats[kTimedRounds];
+      // A tx block whose driver mirrors TDT into GPU memory (regs.h: TailMirror) polls that, and
+      // reads across PCIe only its stop word, every 16th round.
+      const bool mirror_only = !has_rx && has_tx && u.tail_mirror != nullptr;
       if (u.trace == kTraceFound) u.poll_ns = uint32_t(global_timer_ns());
       // The round's reads across PCIe in one instruction, one round trip: what the wire side
       // stored, the tails and the stop word, relaxed (sync/ordering.h: polling on the GPU).
       const uint32_t* word = stops + blockIdx.x * kStopStride;
       if (lane == 0 && has_rx) word = u.rx_fifo.produced;
       if (lane == 1 && has_rx) word = &u.rx_regs->RDT;
-      if (lane == 2 && has_tx) word = &u.tx_regs->TDT;
-      const uint32_t value = load_sys<MemoryOrder::Relaxed>(word);
+      if (lane == 2 && has_tx && !u.tail_mirror) word = &u.tx_regs->TDT;
+      unsigned long long mirrored = 0;
+      if (lane == 2 && has_tx && u.tail_mirror)
+        mirrored = gnf::load_gpu<MemoryOrder::Relaxed>(reinterpret_cast<const unsigned long long*>(u.tail_mirror));
+      uint32_t value = !mirror_only || round % 16 == 0 ? load_sys<MemoryOrder::Relaxed>(word) : 0;
+      if (lane == 2 && has_tx && u.tail_mirror) {
+        TailMirror m;
+        memcpy(&m, &mirrored, sizeof(m));
+        // A tail is taken once its posted write would have reached the NIC; until then the last
+        // one is. The driver writes a tail at most once a round (microseconds apart), so a newer
+        // tail never keeps an older one waiting for longer than kPostedWriteNs.
+        value = m.tail != u.last_tdt && uint32_t(global_timer_ns()) - m.written_ns < kPostedWriteNs ? u.last_tdt : m.tail;
+      }
       produced = __shfl_sync(kFullMask, value, 0);
       rdt = __shfl_sync(kFullMask, value, 1);
       tdt = __shfl_sync(kFullMask, value, 2);
@@ -616,6 +631,7 @@ void read_registers(Unit& u, Port& port, uint32_t q) {
     cudaPointerAttributes attributes{};
     GNF_CUDA_CHECK(cudaPointerGetAttributes(&attributes, u.tx_ring));
     u.tx_ring_in_host = attributes.type != cudaMemoryTypeDevice;
+    u.tail_mirror = reinterpret_cast<const TailMirror*>(reg_addr64(reg_read(t.TDTMAL), reg_read(t.TDTMAH)));
   }
   u.max_frame = o.max_frame_bytes;
 }

@@ -50,9 +50,26 @@ struct alignas(64) TxQueueRegs {
   uint32_t TXDCTL;  // ENABLE
   uint32_t TDWBAL;  // head write-back address low (bit 0: enable)
   uint32_t TDWBAH;
+  // gnf's own, not the 82599's: where a driver on the GPU also writes each TDT, in GPU memory, with
+  // the time it wrote it (TailMirror), or 0. See TailMirror.
+  uint32_t TDTMAL;
+  uint32_t TDTMAH;
   alignas(64) uint32_t TDH;  // head: next descriptor the NIC sends (written by the NIC)
 };
 static_assert(sizeof(TxQueueRegs) == 128 && offsetof(TxQueueRegs, TDH) == 64);
+
+// A tail's copy in GPU memory for the GPU agent (gpu_agent.cu), which otherwise reads TDT across
+// PCIe in every round: a real NIC sees its doorbell register written, the agent has to poll for it,
+// and that poll (a pinned read, 1.2 us on the H100 machine) made most of its tx round (session 22).
+// The driver writes TDT as before (the posted write a real GPU driver pays) and then this copy; the
+// agent takes a tail from it only once kPostedWriteNs have passed since it was written, the time
+// the posted write would take to reach a NIC (half the pinned read's round trip), so that the model
+// does not see a doorbell sooner than hardware would.
+struct TailMirror {
+  uint32_t tail;
+  uint32_t written_ns;  // the low 32 bits of the GPU's global timer when it was written
+};
+inline constexpr uint32_t kPostedWriteNs = 600;
 
 struct PortRegs {
   RxQueueRegs rx[kMaxQueues];
