@@ -23,8 +23,11 @@ FIDELITY = (
 # project's shared document; the report quotes it unchanged and says this beside it).
 FIDELITY_TODAY = (
     "Since DESIGN.md was written: device-memory DMA is the GPU agent (src/nic/gpu_agent.cu), a persistent "
-    "kernel that moves frames between pinned host FIFOs and GPU memory across PCIe, not a copy engine; and "
-    "a trial whose generator fell behind its schedule is marked model-bound too (`result.model_bound`).")
+    "kernel that moves frames between pinned host FIFOs and GPU memory across PCIe, not a copy engine; the "
+    "bypass driver's tx tails reach it through a copy in GPU memory, taken only 600 ns after it was written "
+    "(a modelled posted write: the driver still pays the write across PCIe, the agent does not poll for it "
+    "across PCIe); and a trial whose generator fell behind its schedule is marked model-bound too "
+    "(`result.model_bound`).")
 
 FLOOR_LABEL = "calibration floor"
 
