@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <cuda/atomic>
 #include <immintrin.h>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "util/clock.h"
 #include "util/cuda_check.h"
 #include "util/gpu_timer.cuh"
 
@@ -187,12 +187,6 @@ __global__ void pong_kernel(const uint32_t* ping, uint32_t* pong, uint32_t last,
   }
 }
 
-uint64_t host_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
-}
-
 // A host thread posts 1..pings into a pinned word and spins until the GPU thread's answer comes
 // back: the round trip of a word from a host thread to a polling GPU thread and back, which every
 // frame of the bypass path makes twice (wire side -> GPU agent, GPU agent -> wire side) besides the
@@ -208,12 +202,12 @@ void ping_pong(uint32_t pings, bool fence, bool flush) {
   GNF_CUDA_CHECK_LAUNCH();
   std::vector<uint64_t> rtt;
   for (uint32_t i = 1; i <= pings; ++i) {
-    const uint64_t t0 = host_ns();
+    const uint64_t t0 = gnf::now_ns();
     __atomic_store_n(ping, i, __ATOMIC_RELEASE);
     if (flush) _mm_clflush(ping);
     while (__atomic_load_n(pong, __ATOMIC_ACQUIRE) != i) {
     }
-    rtt.push_back(host_ns() - t0);
+    rtt.push_back(gnf::now_ns() - t0);
   }
   GNF_CUDA_CHECK(cudaDeviceSynchronize());
   std::sort(rtt.begin(), rtt.end());

@@ -1,6 +1,5 @@
 #include "driver/gpu_bypass.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +17,7 @@
 #include "util/cuda_wait.h"
 #include "util/error.h"
 #include "util/trace.h"
+#include "wire/latency_histogram.h"
 
 namespace gnf::driver {
 
@@ -56,7 +56,8 @@ struct GpuBypass::Impl {
   std::mutex exceptions_mutex;
   std::vector<DevExceptionRing> arrivals;    // the same for the arrival rings (one_way = rx)
   std::vector<uint32_t> arrival_tails;
-  std::vector<uint32_t> dd_to_poll_ns;  // GNF_TRACE_HANDOVERS=agent: every arrival's, printed at stop()
+  // GNF_TRACE_HANDOVERS=agent or found: the arrivals' agent -> poll times, printed at stop().
+  wire::LatencyHistogram agent_to_poll;
   std::unique_ptr<GpuClock> clock;
   bool clock_launched = false;           // with a one-way mode
   nf::NfChainView chain;
@@ -75,7 +76,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   Impl& m = *impl_;
   m.chain = chain;
   m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr, planes_, options.nf_blocks,
-                          nullptr, options.one_way == OneWay::Rx && (trace_handovers() & (kTraceAgent | kTraceFound)) != 0};
+                          nullptr, options.one_way == OneWay::Rx && traced_agent_time() != 0};
   m.threads = (options.burst + kWarpSize - 1) / kWarpSize * kWarpSize;
   m.blocks = planes_ * (1 + options.nf_blocks);
 
@@ -181,13 +182,13 @@ void GpuBypass::stop() {
   m.running = false;
   wait_for_stop(m.stream, "the bypass driver's kernel");
   if (m.clock) m.clock->stop_tracking();
-  if (!m.dd_to_poll_ns.empty()) {  // util/trace.h
-    std::vector<uint32_t>& v = m.dd_to_poll_ns;
-    std::sort(v.begin(), v.end());
-    const auto at = [&v](double q) { return v[size_t(q * double(v.size() - 1))]; };
-    std::fprintf(stderr, "gnf: trace: agent %s -> driver poll, ns: p1 %u p10 %u p50 %u p90 %u p99 %u (%zu frames)\n",
-                 trace_handovers() & kTraceAgent ? "DD" : "poll", at(0.01), at(0.1), at(0.5), at(0.9), at(0.99), v.size());
-    v.clear();
+  if (const wire::LatencyHistogram& h = m.agent_to_poll; h.count() != 0) {  // util/trace.h
+    std::fprintf(stderr, "gnf: trace: agent %s -> driver poll, ns: p1 %llu p10 %llu p50 %llu p90 %llu p99 %llu (%llu frames)\n",
+                 traced_agent_time() == kTraceAgent ? "DD" : "poll", (unsigned long long)h.percentile(1),
+                 (unsigned long long)h.percentile(10), (unsigned long long)h.percentile(50),
+                 (unsigned long long)h.percentile(90), (unsigned long long)h.percentile(99),
+                 (unsigned long long)h.count());
+    m.agent_to_poll = wire::LatencyHistogram();
   }
 }
 
@@ -245,7 +246,7 @@ std::vector<GpuArrival> GpuBypass::take_arrivals() {
       ArrivalRecord a;
       std::memcpy(&a, ring.entries + size_t(tail % ring.count) * ring.entry_bytes, sizeof(a));
       if (a.len) out.push_back(GpuArrival{wire::Stamp{a.flow_seq, a.send_time_ns, 0}, a.len, a.seen_ns});
-      if (a.len && m.config.trace_agent) m.dd_to_poll_ns.push_back(a.dd_to_poll_ns);
+      if (a.len && m.config.trace_agent) m.agent_to_poll.record(a.agent_to_poll_ns);
     }
     store_release_sys(ring.tail, tail);  // copied out before the kernel may refill
   }

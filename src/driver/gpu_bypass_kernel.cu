@@ -169,7 +169,7 @@ __device__ void copy_to_exception(DevExceptionRing& ring, uint32_t position, con
 // PCIe per frame). A frame without a stamp takes its entry too, marked by length 0: a gap in the
 // ring would stall the host's reader.
 __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf::PacketRef& r, uint64_t seen_ns,
-                             uint32_t dd_to_poll_ns) {
+                             uint32_t agent_to_poll_ns) {
   auto* entry = reinterpret_cast<ArrivalRecord*>(ring.entries + size_t(position % ring.count) * ring.entry_bytes);
   const wire::StampPlace place = wire::find_stamp(r.data, r.len);
   if (place.offset == 0) {
@@ -177,7 +177,7 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
     return;
   }
   const uint8_t* stamp = r.data + place.offset;
-  *entry = ArrivalRecord{wire::load_le64(stamp), wire::load_le64(stamp + 8), seen_ns, r.len, dd_to_poll_ns};
+  *entry = ArrivalRecord{wire::load_le64(stamp), wire::load_le64(stamp + 8), seen_ns, r.len, agent_to_poll_ns};
 }
 
 // Every thread of a ring's block: runs the NF chain on the burst's n packets, whose refs are in
@@ -211,7 +211,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   const bool done = t < config.burst && ring.done(t);
   // As the GPU sink: when this thread saw its frame's descriptor done.
   const uint64_t seen_ns = done && config.one_way == OneWay::Rx ? global_timer_ns() : 0;
-  const uint32_t dd_to_poll_ns = done && config.trace_agent ? uint32_t(seen_ns) - ring.traced_dd_ns(t) : 0;
+  const uint32_t agent_to_poll_ns = done && config.trace_agent ? uint32_t(seen_ns) - ring.traced_agent_ns(t) : 0;
   if (t == 0) sh.ready = config.burst;
   __syncthreads();
   if (t < config.burst && !done) atomicMin(&sh.ready, t);
@@ -294,7 +294,7 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
     if (consumed) {
       if (arrival_rank < sh.arrival_room) {
         note_arrival(plane.arrivals, plane.arrivals.head_local + arrival_rank, r,
-                     host_time_ns(seen_ns, config.host_minus_gpu_ns), dd_to_poll_ns);
+                     host_time_ns(seen_ns, config.host_minus_gpu_ns), agent_to_poll_ns);
       } else {
         atomicAdd(&sh.stats[kUnrecorded], 1ull);
       }

@@ -47,7 +47,7 @@ struct ArrivalRecord {
   uint64_t send_time_ns;
   uint64_t seen_ns;
   uint32_t len;
-  uint32_t dd_to_poll_ns;  // with GNF_TRACE_HANDOVERS=agent (util/trace.h), else 0
+  uint32_t agent_to_poll_ns;  // with GNF_TRACE_HANDOVERS=agent or found (util/trace.h), else 0
 };
 static_assert(sizeof(ArrivalRecord) == 32);
 
@@ -92,7 +92,7 @@ struct KernelConfig {
   uint32_t planes;     // blocks 0 .. planes - 1 serve the rings; the rest are NF blocks
   uint32_t nf_blocks;  // per plane: block planes + q * nf_blocks + k is plane q's k-th
   NfShare* shares;     // per plane
-  bool trace_agent;    // util/trace.h: each arrival notes the ns from the agent's DD to the poll
+  bool trace_agent;    // util/trace.h: each arrival notes the ns from the agent's traced time to the poll
 };
 
 // What the kernel publishes per plane, in the order of GpuPlaneCounters' first fields.

@@ -89,9 +89,9 @@ struct RxRingRef {
            nic::IXGBE_RXD_STAT_DD;
   }
 
-  // GNF_TRACE_HANDOVERS=agent (util/trace.h): the low 32 bits of the GPU time at which the agent
-  // set descriptor next + k's DD (done), from the fields it borrows for that.
-  GNF_INLINE uint32_t traced_dd_ns(uint32_t k) const {
+  // GNF_TRACE_HANDOVERS=agent or found (util/trace.h): the low 32 bits of the GPU time the agent
+  // wrote into descriptor next + k's write-back (done), in the fields it borrows for that.
+  GNF_INLINE uint32_t traced_agent_ns(uint32_t k) const {
     const nic::ixgbe_adv_rx_desc& desc = descs[(next + k) % entries];
     return uint32_t(desc.wb.lower.lo_dword.hs_rss.hdr_info) | uint32_t(desc.wb.upper.vlan) << 16;
   }

@@ -644,8 +644,7 @@ void GpuAgent::start() {
   for (size_t i = 0; i < m.units.size(); ++i) {
     read_registers(m.units[i], *m.ports[m.unit_port[i]], m.unit_queue[i]);
     m.units[i].port_queue_stalls_index = m.unit_port[i];
-    const uint32_t trace = trace_handovers();
-    m.units[i].trace = trace & kTraceAgent ? kTraceAgent : trace & kTraceFound ? kTraceFound : 0;
+    m.units[i].trace = traced_agent_time();
   }
   // On the agent's stream (not the legacy default one, which would wait for spinning kernels).
   GNF_CUDA_CHECK(cudaMemcpyAsync(m.device_units.data(), m.units.data(), m.units.size() * sizeof(Unit),

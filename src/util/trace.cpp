@@ -21,4 +21,9 @@ uint32_t trace_handovers() {
   return bits;
 }
 
+uint32_t traced_agent_time() {
+  const uint32_t bits = trace_handovers();
+  return bits & kTraceAgent ? uint32_t(kTraceAgent) : bits & kTraceFound ? uint32_t(kTraceFound) : 0u;
+}
+
 }  // namespace gnf

@@ -20,5 +20,8 @@ enum TraceHandover : uint32_t { kTraceAdmit = 1, kTraceAgent = 2, kTraceFound = 
 
 // The words of GNF_TRACE_HANDOVERS as TraceHandover bits (read once); unknown words are ignored.
 uint32_t trace_handovers();
+// Which time the GPU agent writes into the write-back: kTraceAgent (its DD), kTraceFound (its
+// poll's), or 0 for neither; agent wins if both are given.
+uint32_t traced_agent_time();
 
 }  // namespace gnf
