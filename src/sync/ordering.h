@@ -133,11 +133,32 @@ __device__ __forceinline__ void store_gpu(T* word, typename ordering_detail::Exa
 // acquire pattern). The fence's scope is that of the word's writer: the device when it is a GPU
 // thread (the agent writes write-backs and heads for the driver, the driver tails for the agent),
 // the system when it is a host thread (the NIC model's FIFOs).
+//
+// The fence is PTX's one-way fence.acquire (PTX ISA 8.6, sm_90) where the compiler has it. libcu++
+// spells an acquire fence fence.acq_rel, which the H100's SASS makes MEMBAR.ALL.{GPU,SYS}, ERRBAR,
+// CGAERRBAR and CCTL.IVALL: it waits for every earlier store of the thread, and the GPU loops'
+// earlier stores go into pinned memory (tails, heads, a FIFO's consumed count), a PCIe trip away.
+// fence.acquire is CCTL.IVALL alone (the SM's L1 dropped, which is what makes the reads after it
+// fresh), all a poll needs: it orders the loads before it against the accesses after it.
+// bench/results/2026-11-25-session23 (run 1) has the SASS, and what it took off: the agent's poll
+// round 1.8 -> 1.5 us, its frame round (poll to DD) 2.2 us, port to port p50 25.2 -> 23.2 us.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define GNF_ONE_WAY_FENCES 1
+#endif
 __device__ __forceinline__ void acquire_fence_gpu() {
+#if defined(GNF_ONE_WAY_FENCES)
+  asm volatile("fence.acquire.gpu;" ::: "memory");
+#else
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+#endif
 }
 __device__ __forceinline__ void acquire_fence_sys() {
+#if defined(GNF_ONE_WAY_FENCES)
+  asm volatile("fence.acquire.sys;" ::: "memory");
+#else
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
+#endif
 }
 
 #endif
