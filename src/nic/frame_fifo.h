@@ -44,6 +44,11 @@ struct FrameFifoRef {
   uint32_t byte_mask;
 
   GNF_HD FifoRecord& record(uint32_t index) const { return records[index & record_mask]; }
+  // Beside `produced`, on its line: the producer's free-running byte position when it stored
+  // `produced` (stored just before it), so that a consumer across PCIe can read the frames' bytes
+  // in the same round trip as their records (nic/gpu_agent.cu's rx window). Only the GPU agent's
+  // rx FIFOs keep it.
+  GNF_HD uint32_t* produced_bytes() const { return produced + 1; }
   GNF_HD uint8_t* at(uint32_t position) const { return bytes + (position & byte_mask); }
 };
 

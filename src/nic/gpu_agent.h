@@ -20,9 +20,10 @@
 //
 // Memory ordering, for every word the agent shares (all through acquire loads and release stores
 // at system scope, or a system fence before a release, in gpu_agent.cu):
-//  - rx FIFO: the wire side stores `produced` with release after the records and bytes; a lane
-//    loads it with acquire, __syncwarp orders the other lanes' loads after it; bytes in pinned
-//    memory are read with volatile (uncached) loads, never from a stale line.
+//  - rx FIFO: the wire side stores `produced` with release after the records and bytes (and
+//    after `produced_bytes`, so that a round reads the frames' bytes beside their records); a lane
+//    loads it with acquire, the warp and block barriers order the other threads' loads after it;
+//    bytes in pinned memory are read with volatile (uncached) loads, never from a stale line.
 //  - rx ring: RDT is loaded with acquire (the driver fenced its refills before storing it); each
 //    frame's bytes are stored, the warp fences (device scope: the driver is on this GPU), then
 //    each write-back is written and its status word (DD) stored with release.

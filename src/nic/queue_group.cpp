@@ -287,6 +287,7 @@ bool QueueGroup::admit(Wire& wire, uint64_t now_ps, uint32_t limit) {
   if (dma_side_ == DmaSide::GpuAgent)
     for (RxQueue& q : rx_)
       if (q.producer.published != q.producer.head) {
+        store_sys<MemoryOrder::Relaxed>(q.fifo->ref().produced_bytes(), q.producer.byte_head);
         store_release_sys(q.fifo->ref().produced, q.producer.head);
         q.producer.published = q.producer.head;
       }

@@ -111,7 +111,14 @@ struct HostDrivenQueue {
 
 }  // namespace
 
-TEST(GpuAgent, FramesGoThroughRingsInGpuMemoryAndBackOutByteForByteInOrderPerQueue) {
+// With the default on-NIC buffer, and with one so small (24 KiB: FIFOs of 32 KiB) that the FIFOs'
+// byte rings wrap every few rounds, so that the rx rounds' windows (gpu_agent.cu: the bytes read with
+// the records) meet the frames the wire side moved to a ring's start, and rounds of more bytes than
+// a window holds.
+class GpuAgentBuffer : public ::testing::TestWithParam<uint32_t> {};
+INSTANTIATE_TEST_SUITE_P(GpuAgent, GpuAgentBuffer, ::testing::Values(0u, 24u * 1024));
+
+TEST_P(GpuAgentBuffer, FramesGoThroughRingsInGpuMemoryAndBackOutByteForByteInOrderPerQueue) {
   GNF_REQUIRE_GPU();
   const wire::GeneratorOptions g{.sizes = {64, 1518, 300, 65}, .flows = 8, .rate_gbps_l1 = 1, .count = 4000};
   std::map<uint32_t, std::vector<std::vector<uint8_t>>> want;  // per flow, in order
@@ -128,6 +135,7 @@ TEST(GpuAgent, FramesGoThroughRingsInGpuMemoryAndBackOutByteForByteInOrderPerQue
   nic::PortOptions options;
   options.rx_queues = options.tx_queues = kQueues;
   options.flow_control = true;  // the slow host driver holds the sender back instead of losing frames
+  if (GetParam() != 0) options.rx_buffer_bytes = GetParam();
   nic::fill_reta_round_robin(options.rss, kQueues);
   nic::Port port(options, nic::PortWiring{&generator, &generator, {&sink}, nic::DmaSide::GpuAgent, mem::Domain::HostPinned},
                  regs);
