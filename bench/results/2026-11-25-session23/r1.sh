@@ -4,7 +4,7 @@
 # read in the same round trip as their records); then the GPU tests but L3FwdOnGpu, memcheck and
 # racecheck of GpuAgent.*, and the SASS of the fences.
 cd "$(dirname "$0")/../../.." && tar -xJf devrun23/b1.tar.xz
-source bench/results/2026-11-25-session23/common.sh
+source bench/results/2026-11-25-session22/common.sh
 (command -v cuobjdump && cuobjdump -sass devrun23/fences.cubin | grep -E "Function|MEMBAR|FENCE|CCTL|LD|ERRBAR") > $O/sass.txt 2>&1
 C="--speed 100 --nic-threads 8 --load 1 --path bypass"
 H="--speed 100 --size 64 --path bypass --queues 48 --nic-threads 12 --burst 64"

@@ -4,7 +4,7 @@
 # registers, made the round a round trip longer), against gnf-fence (9162951's code), side by side,
 # three times; then GpuAgent.* under memcheck and racecheck.
 cd "$(dirname "$0")/../../.." && tar -xJf devrun23/b2.tar.xz
-source bench/results/2026-11-25-session23/common.sh
+source bench/results/2026-11-25-session22/common.sh
 C="--speed 100 --nic-threads 8 --load 1 --path bypass"
 H="--speed 100 --size 64 --path bypass --queues 48 --nic-threads 12 --burst 64"
 for rep in 1 2 3; do
