@@ -6,3 +6,6 @@ __global__ void d(const unsigned* w, unsigned* out){ unsigned v = cuda::atomic_r
 __global__ void e(const unsigned* w, unsigned* out){ unsigned v = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*const_cast<unsigned*>(w)).load(cuda::memory_order_relaxed); asm volatile("fence.acquire.gpu;" ::: "memory"); out[0]=v; out[1]=w[v];}
 __global__ void f(unsigned* w, unsigned* out){ out[5]=1; asm volatile("fence.release.gpu;" ::: "memory"); cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*w).store(1, cuda::memory_order_relaxed);}
 __global__ void g(unsigned* w, unsigned* out){ out[5]=1; cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device); cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*w).store(1, cuda::memory_order_relaxed);}
+__global__ void h(unsigned* w, unsigned* out){ out[5]=1; __threadfence(); cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*w).store(1, cuda::memory_order_relaxed);}
+__global__ void i(unsigned* w, unsigned* out){ out[5]=1; __threadfence_system(); cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*w).store(1, cuda::memory_order_relaxed);}
+__global__ void j(unsigned* w, unsigned* out){ out[5]=1; asm volatile("fence.release.sys;" ::: "memory"); cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*w).store(1, cuda::memory_order_relaxed);}
