@@ -27,7 +27,12 @@ FIDELITY_TODAY = (
     "bypass driver's tx tails reach it through a copy in GPU memory, taken only 600 ns after it was written "
     "(a modelled posted write: the driver still pays the write across PCIe, the agent does not poll for it "
     "across PCIe); and a trial whose generator fell behind its schedule is marked model-bound too "
-    "(`result.model_bound`).")
+    "(`result.model_bound`). Against an 82599 with rings in GPU memory, the agent's tx side reads descriptors "
+    "and packets locally, where the NIC would fetch each across PCIe (two read round trips, ~2 µs, of which only "
+    "the tail's posted write is modelled), and its rx side makes two PCIe round trips more than the NIC's posted "
+    "writes (it polls the wire side's FIFO in pinned memory and reads the frames: ~8 µs from the model's store "
+    "to DD at 1 % load, bench/results/2026-11-25-session23): on balance bypass's latency carries several "
+    "microseconds of the model's.")
 
 FLOOR_LABEL = "calibration floor"
 
