@@ -58,6 +58,18 @@ __device__ uint32_t warp_sum(uint32_t v) {
   return v;
 }
 
+// The last k < kWarp with keys[k] <= x, or 0 when there is none (keys nondecreasing): which frame a
+// piece belongs to, by where the frames' pieces or bytes begin.
+__device__ __forceinline__ uint32_t last_at_most(const uint32_t* keys, uint32_t x) {
+  uint32_t lo = 0, hi = kWarp;
+  while (hi - lo > 1) {
+    const uint32_t mid = (lo + hi) / 2;
+    if (keys[mid] <= x) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // First warp: lane k's frame has `pieces` pieces; where each frame's pieces start in the list.
 __device__ void list_pieces(Shared& s, uint32_t pieces, uint32_t lane) {
   uint32_t first = pieces;
@@ -84,12 +96,7 @@ __device__ void copy_pieces(const Shared& s, uint32_t window) {
       const uint32_t g = base + u * kThreads + threadIdx.x;
       to[u] = nullptr;
       if (g < total) {
-        uint32_t lo = 0, hi = kWarp;  // the frame k with first_piece[k] <= g < first_piece[k + 1]
-        while (hi - lo > 1) {
-          const uint32_t mid = (lo + hi) / 2;
-          if (s.first_piece[mid] <= g) lo = mid;
-          else hi = mid;
-        }
+        const uint32_t lo = last_at_most(s.first_piece, g);  // first_piece[lo] <= g < first_piece[lo + 1]
         const uint32_t offset = (g - s.first_piece[lo]) * 16;
         if (window != 0 && s.window_offset[lo] + offset < window) continue;
         v[u] = kFromHost ? load_host(s.src[lo] + offset) : load_gpu(s.src[lo] + offset);
@@ -128,12 +135,7 @@ __device__ void load_window(Shared& s) {
 __device__ void store_window(const Shared& s) {
   for (uint32_t g = threadIdx.x; g * 16 < s.window_used; g += kThreads) {
     const uint32_t at = g * 16;
-    uint32_t lo = 0, hi = kWarp;  // the last frame k with window_offset[k] <= at
-    while (hi - lo > 1) {
-      const uint32_t mid = (lo + hi) / 2;
-      if (s.window_offset[mid] <= at) lo = mid;
-      else hi = mid;
-    }
+    const uint32_t lo = last_at_most(s.window_offset, at);
     if (s.window_offset[lo] > at) continue;
     const uint32_t offset = at - s.window_offset[lo];
     if (offset < (s.first_piece[lo + 1] - s.first_piece[lo]) * 16)
