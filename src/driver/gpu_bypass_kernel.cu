@@ -188,7 +188,7 @@ __device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfCh
   __syncthreads();
   if (t == 0) {
     share.count = n;
-    __threadfence();
+    release_fence_gpu();
     store_gpu<MemoryOrder::Relaxed>(&share.posted, ++sh.posted);
   }
   nf::run_chain_on_block(chain, {share.refs, 0, ways, nf::share_of(n, 0, ways)}, &sh.nf_totals[0][0]);
@@ -386,7 +386,7 @@ __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks
                            &sh.nf_totals[0][0]);
     __syncthreads();
     if (t == 0) {
-      __threadfence();
+      release_fence_gpu();
       atomicAdd(&share.done, 1u);
       if ((round & 63) == 0) publish_counters(sh, out, chain.count, 0);
     }

@@ -225,7 +225,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     desc->wb.upper.length = uint16_t(rec.len);
     desc->wb.upper.vlan = uint16_t(traced >> 16);
   }
-  __threadfence();
+  release_fence_gpu();
   if (placed)
     store_sys<MemoryOrder::Relaxed>(&desc->wb.upper.status_error, uint32_t(IXGBE_RXD_STAT_DD | IXGBE_RXD_STAT_EOP));
   const uint32_t placed_count = __popc(__ballot_sync(kFullMask, placed));
@@ -249,7 +249,7 @@ __device__ void rx_round(Unit& u, uint32_t produced, uint32_t rdt, uint32_t* por
     stats[kDescBytesToMemory] += placed_count * sizeof(ixgbe_adv_rx_desc);
     // Every read of the FIFO is done (the barriers above) before its room is handed back: one
     // fence, then relaxed stores (the release pattern).
-    __threadfence_system();
+    release_fence_sys();
     if (placed_count) store_after_fence_sys(&u.rx_regs->RDH, u.rdh);
     store_after_fence_sys(u.rx_fifo.consumed, u.rx_consumed);
     laps.lap(stats[kPhaseNs + kRxCommit]);
@@ -338,7 +338,7 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, Phas
   // packet buffer is done (the barrier) before DD, the head write-back or TDH hands it back: one
   // fence per lane, then relaxed stores (the release pattern).
   __syncwarp();
-  __threadfence_system();
+  release_fence_sys();
   if (lane == 0 && p.head != u.tx_producer.head) store_after_fence_sys(u.tx_fifo.produced, p.head);
   const bool mine = lane < taken;
   const bool report = mine && (cmd & IXGBE_ADVTXD_DCMD_RS);

@@ -23,8 +23,8 @@
 // Why a block's doorbell fences after the barrier. On the GPU many threads write the entries (a
 // burst's descriptors, frames for the host) and one thread rings the doorbell. A release store
 // orders only what its own thread wrote, and __syncthreads() orders the block's writes only for the
-// block. fence.sc.sys (__threadfence_system), made by the ringing thread after the barrier, is
-// cumulative: every write the barrier ordered before it is ordered, at system scope, before the
+// block. A release fence at system scope (release_fence_sys), made by the ringing thread after the
+// barrier, is cumulative: every write the barrier ordered before it is ordered, at system scope, before the
 // fencing thread's later stores. Hence: every writer, then __syncthreads(), then one thread calls
 // publish_after_barrier (fence, then a relaxed store: PTX's release pattern); a thread ringing
 // several doorbells after one barrier fences once (DoorbellBatch), since each later store follows
@@ -161,6 +161,25 @@ __device__ __forceinline__ void acquire_fence_sys() {
 #endif
 }
 
+// The release half, before the relaxed stores of PTX's release pattern (a doorbell, DD, a count
+// that hands room back): it orders every earlier access of the thread, and those the barrier
+// before it ordered, before the stores after it. __threadfence() and __threadfence_system() are
+// fence.sc, which also joins one total order of all such fences, more than a release needs.
+__device__ __forceinline__ void release_fence_gpu() {
+#if defined(GNF_ONE_WAY_FENCES)
+  asm volatile("fence.release.gpu;" ::: "memory");
+#else
+  cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
+#endif
+}
+__device__ __forceinline__ void release_fence_sys() {
+#if defined(GNF_ONE_WAY_FENCES)
+  asm volatile("fence.release.sys;" ::: "memory");
+#else
+  cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_system);
+#endif
+}
+
 #endif
 
 // A poll of a word that, when the reader is on the GPU, only GPU threads write (descriptor status
@@ -223,7 +242,7 @@ GNF_INLINE void fence_seq_cst_sys() {
 // the barrier ordered before it; on the host nothing (a host writer orders its own writes).
 GNF_INLINE void fence_after_barrier() {
 #if defined(__CUDA_ARCH__)
-  __threadfence_system();
+  release_fence_sys();
 #endif
 }
 
@@ -267,7 +286,7 @@ class DoorbellBatch {
   GNF_INLINE void ring_for_device(uint32_t* word, uint32_t value) {
 #if defined(__CUDA_ARCH__)
     if (fenced_ < kDevice) {
-      cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
+      release_fence_gpu();
       fenced_ = kDevice;
     }
     store_sys<MemoryOrder::Relaxed>(word, value);
