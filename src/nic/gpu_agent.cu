@@ -360,8 +360,9 @@ __device__ void tx_round(Unit& u, uint32_t tdt, Shared& s, uint64_t* stats, Phas
   }
 }
 
-__device__ void publish(const uint64_t* stats, uint64_t* out) {
-  for (uint32_t k = 0; k < kStatCount; ++k) reinterpret_cast<volatile uint64_t*>(out)[k] = stats[k];
+// The first warp, a word per lane at a time (as the driver's publish_counters).
+__device__ void publish(const uint64_t* stats, uint64_t* out, uint32_t lane) {
+  for (uint32_t k = lane; k < kStatCount; k += kWarp) reinterpret_cast<volatile uint64_t*>(out)[k] = stats[k];
 }
 
 // `split`: two blocks per queue (Unit), block 2i runs unit i's rx DMA and block 2i + 1 its tx DMA,
@@ -390,7 +391,7 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
       for (uint32_t k = 0; k < kStatCount; ++k) stats[k] = published[k];  // a restart counts on
       has_rx = rx_block && u.rx_regs != nullptr;
       has_tx = tx_block && u.tx_regs != nullptr;
-      s.stop = 0;
+      s.round_flags[0] = s.round_flags[1] = 0;
       s.tx_from_host = u.tx_ring_in_host;
       s.fifo_bytes = u.rx_fifo.bytes;
       s.fifo_byte_mask = u.rx_fifo.byte_mask;
@@ -439,7 +440,6 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
       else if (has_tx && tdt != u.tdh) acquire_fence_gpu();
       __syncwarp();
       if (lane == 0) {
-        s.stop = stop_now;
         // The bytes the wire side had stored when it published `produced` (at least those of the
         // frames it counts, if the two words were read at once; if not, fewer or more: rx_round
         // copies what the window lacks, and ignores the rest).
@@ -447,21 +447,35 @@ __global__ void __launch_bounds__(kThreads) agent_kernel(Unit* units, uint32_t* 
         const bool frames = has_rx && produced != u.rx_consumed && stored < kNotInWindow / 2;
         s.window_start = u.rx_byte_position;
         s.window = frames ? min(stored, min(kWindowBytes, u.rx_fifo.byte_mask + 1)) : 0;
+        // A round with nothing to move is its poll alone: the next poll starts a round trip sooner,
+        // and a frame waits for the poll that finds it half as long. (A tail the driver moved waits
+        // for the round that has frames for it; a tx tail that lapped the head is still seen.)
+        s.round_flags[round % 2] = (stop_now ? kStopFlag : 0) |
+                                   (has_rx && produced != u.rx_consumed ? kRxWork : 0) |
+                                   (has_tx && (tdt != u.tdh || tdt != u.last_tdt) ? kTxWork : 0);
         laps.lap(stats[kPhaseNs + kPoll]);
       }
     }
     __syncthreads();
-    if (s.stop) break;
-    if (has_rx) rx_round(u, produced, rdt, port_stalls, s, stats, laps);
-    if (has_tx) tx_round(u, tdt, s, stats, laps);
-    if (control && lane == 0) {
-      ++stats[kRounds];
-      if (round % kPublishEvery == 0) publish(stats, published);
+    const uint32_t flags = s.round_flags[round % 2];
+    if (flags & kStopFlag) break;
+    if (flags & kRxWork) rx_round(u, produced, rdt, port_stalls, s, stats, laps);
+    if (flags & kTxWork) tx_round(u, tdt, s, stats, laps);
+    if (control) {
+      if (lane == 0) ++stats[kRounds];
+      if (round % kPublishEvery == 0) {
+        __syncwarp();
+        publish(stats, published, lane);
+        __syncwarp();  // read before lane 0 counts on
+      }
     }
   }
   // Each block hands back its direction's state only: the other block writes the rest of the unit.
+  if (control) {
+    __syncwarp();
+    publish(stats, published, lane);
+  }
   if (control && lane == 0) {
-    publish(stats, published);
     Unit& out = units[unit];
     if (has_rx) {
       out.rx_consumed = u.rx_consumed;

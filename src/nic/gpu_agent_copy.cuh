@@ -40,10 +40,14 @@ struct Shared {
   uint32_t window;       // bytes read
   uint32_t window_used;  // of which the frames' are in place (window, or 0: see rx_round)
   uint4 window_data[kWindowPieces];
-  uint32_t stop;
+  // What round r's poll found (kStopFlag, kRxWork, kTxWork), in round_flags[r % 2]: the first warp
+  // writes the next round's while the others may still read this one's (a round with nothing to
+  // move has no barrier after that read).
+  uint32_t round_flags[2];
   uint32_t tx_from_host;  // the queue's tx ring and buffers are in pinned host memory
 };
 constexpr uint32_t kNotInWindow = 0xFFFFFFFFu;
+constexpr uint32_t kStopFlag = 1, kRxWork = 2, kTxWork = 4;
 
 __device__ __forceinline__ uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1; }
 
