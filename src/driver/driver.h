@@ -67,12 +67,12 @@ struct DriverTotals : DriverCounterValues {
   LoopPhases gpu_loop;
 };
 
-// The phases of the bypass driver's round: tx completions, the rx poll, the NF chain, placing the
-// burst on tx rings (room, ranks, descriptors), ringing doorbells, and the end of the round (idle
-// tails, stop word, counters).
-inline constexpr uint32_t kGpuDriverPhaseCount = 6;
-inline constexpr const char* kGpuDriverPhaseNames[kGpuDriverPhaseCount] = {"reclaim", "poll",   "nf",
-                                                                          "place",   "commit", "round_end"};
+// The phases of the bypass driver's round: tx completions, the rx poll, taking the burst's packets
+// and refilling their descriptors, the NF chain, placing the burst on tx rings (room, ranks,
+// descriptors), ringing doorbells, and the end of the round (idle tails, stop word, counters).
+inline constexpr uint32_t kGpuDriverPhaseCount = 7;
+inline constexpr const char* kGpuDriverPhaseNames[kGpuDriverPhaseCount] = {
+    "reclaim", "poll", "take", "nf", "place", "commit", "round_end"};
 
 // A frame on its way to the host's slow path (copied out, so its slot is freed at once).
 struct HostFrame {

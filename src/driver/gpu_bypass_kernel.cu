@@ -181,11 +181,11 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
 }
 
 // Every thread of a ring's block: runs the NF chain on the burst's n packets, whose refs are in
-// share.refs, with the plane's NF blocks (NfShare says who runs which, and the ordering).
+// share.refs (written before the caller's barrier), with the plane's NF blocks (NfShare says who
+// runs which, and the ordering).
 __device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfChainView& chain, uint32_t n,
                               BlockShared& sh) {
   const uint32_t t = threadIdx.x, ways = nf_blocks + 1;
-  __syncthreads();
   if (t == 0) {
     share.count = n;
     release_fence_gpu();
@@ -201,6 +201,8 @@ __device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfCh
 }
 
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
+// (Polling every port's ring at once at the top of the round made the round longer and the
+// latency worse: bench/results/2026-11-25-session22, run 5.)
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
                               const Control* control, BlockShared& sh, PhaseLaps& laps) {
   const uint32_t t = threadIdx.x;
@@ -238,12 +240,10 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   NfShare& share = config.shares[blockIdx.x];
   nf::PacketRef r{};
   if (t < n) share.refs[t] = ring.take(t, pool.peek(t), uint16_t(p));
-  if (config.nf_blocks != 0 && n > 1) {
-    run_nf_shared(share, config.nf_blocks, chain, n, sh);
-  } else {
-    __syncthreads();
-    nf::run_chain_on_block(chain, {share.refs, 0, 1, n}, &sh.nf_totals[0][0]);
-  }
+  __syncthreads();
+  if (t == 0) laps.lap(sh.phase_ns[kTakePhase]);
+  if (config.nf_blocks != 0 && n > 1) run_nf_shared(share, config.nf_blocks, chain, n, sh);
+  else nf::run_chain_on_block(chain, {share.refs, 0, 1, n}, &sh.nf_totals[0][0]);
   __syncthreads();
   if (t < n) r = share.refs[t];
   if (t == 0) {
@@ -353,14 +353,20 @@ constexpr int kTimedPollsWord = kPollsWord + 1;
 constexpr int kPhaseWords = kTimedPollsWord + 1;
 constexpr int kNfWords = kPhaseWords + kPhaseCount;
 
-// Thread 0: counters into pinned memory, where the host reads them while the kernel runs.
+// Every thread of the block, between barriers: the counters into pinned memory, where the host reads
+// them while the kernel runs, a word per thread at a time (thread 0 storing the hundred-odd words
+// one after another made every 64th round that much longer).
 __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, uint32_t chain_length, uint64_t polls) {
-  for (int k = 0; k < kStatCount; ++k) out[k] = sh.stats[k];
-  out[kPollsWord] = polls;
-  out[kTimedPollsWord] = sh.timed_polls;
-  for (int k = 0; k < kPhaseCount; ++k) out[kPhaseWords + k] = sh.phase_ns[k];
-  for (uint32_t e = 0; e < chain_length; ++e)
-    for (int k = 0; k < nf::NfCounters::kMax; ++k) out[kNfWords + e * nf::NfCounters::kMax + k] = sh.nf_totals[e][k];
+  const uint32_t words = kNfWords + chain_length * nf::NfCounters::kMax;
+  for (uint32_t k = threadIdx.x; k < words; k += blockDim.x) {
+    uint64_t value;
+    if (k < kStatCount) value = sh.stats[k];
+    else if (k == kPollsWord) value = polls;
+    else if (k == kTimedPollsWord) value = sh.timed_polls;
+    else if (k < kNfWords) value = sh.phase_ns[k - kPhaseWords];
+    else value = (&sh.nf_totals[0][0])[k - kNfWords];  // rows of NfCounters::kMax, as in `out`
+    out[k] = value;
+  }
 }
 
 // Every thread of an NF block: runs its share of each burst its plane posts, until the plane stops.
@@ -388,10 +394,11 @@ __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks
     if (t == 0) {
       release_fence_gpu();
       atomicAdd(&share.done, 1u);
-      if ((round & 63) == 0) publish_counters(sh, out, chain.count, 0);
     }
+    // Read before the next round's barrier, after which the block adds to the totals again.
+    if ((round & 63) == 0) publish_counters(sh, out, chain.count, 0);
   }
-  if (t == 0) publish_counters(sh, out, chain.count, 0);
+  publish_counters(sh, out, chain.count, 0);
 }
 
 }  // namespace
@@ -446,11 +453,14 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
         sh.stats[kTails] += plane.rx[o].publish(now, false, doorbells);
         sh.stats[kTails] += plane.tx[o].publish(now, false, doorbells);
       }
-      // Every 64th round: the counters cross PCIe, and the host reads them only every millisecond.
-      if ((iteration & 63) == 0) publish_counters(sh, out, chain.count, iteration);
-      laps.lap(sh.phase_ns[kRoundEndPhase]);
     }
     __syncthreads();
+    // Every 64th round: the counters cross PCIe, and the host reads them only every millisecond.
+    if ((iteration & 63) == 0) {
+      publish_counters(sh, out, chain.count, iteration);
+      __syncthreads();  // read before thread 0 counts on
+    }
+    if (t == 0) laps.lap(sh.phase_ns[kRoundEndPhase]);
   }
   // A clean stop hands the NIC everything refilled or queued, so nothing waits on a tail.
   if (t == 0) {
@@ -459,11 +469,11 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
       sh.stats[kTails] += plane.rx[o].publish(0, true, doorbells);
       sh.stats[kTails] += plane.tx[o].publish(0, true, doorbells);
     }
-    publish_counters(sh, out, chain.count, iteration);
     // Every posted burst is done (run_nf_shared waited), so the NF blocks leave nothing behind.
     if (config.nf_blocks != 0) store_gpu<MemoryOrder::Relaxed>(&config.shares[blockIdx.x].stop, 1u);
   }
   __syncthreads();
+  publish_counters(sh, out, chain.count, iteration);
   copy_words(&planes[blockIdx.x], &plane);
 }
 

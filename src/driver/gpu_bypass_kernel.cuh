@@ -102,7 +102,7 @@ enum Stat {
   kRx, kTx, kNfDrops, kToHost, kToHostOverflow, kTxFull, kBadPort, kAllocFail, kTails, kConsumed, kUnrecorded, kStatCount
 };
 // The phases of a round, published after the counters and the round count (kGpuDriverPhaseNames).
-enum Phase { kReclaimPhase, kPollPhase, kNfPhase, kPlacePhase, kCommitPhase, kRoundEndPhase, kPhaseCount };
+enum Phase { kReclaimPhase, kPollPhase, kTakePhase, kNfPhase, kPlacePhase, kCommitPhase, kRoundEndPhase, kPhaseCount };
 
 // The host stops the kernel through the mailbox's stop word (the only part of it the kernel uses).
 using Control = sync::Mailbox<>;
