@@ -446,12 +446,17 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
     if (t == 0) laps.lap(sh.phase_ns[kReclaimPhase]);
     for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh, laps);
     if (t == 0) {
-      // Idle or not, a pending tail is written once its timeout has passed.
-      const uint64_t now = global_timer_ns();
-      DoorbellBatch doorbells;
-      for (uint32_t o = 0; o < plane.ports; ++o) {
-        sh.stats[kTails] += plane.rx[o].publish(now, false, doorbells);
-        sh.stats[kTails] += plane.tx[o].publish(now, false, doorbells);
+      // Idle or not, a pending tail is written once its timeout has passed. The clock is read
+      // only when a tail waits (a read took 0.2 µs of the round: session 24 run 2).
+      bool waiting = false;
+      for (uint32_t o = 0; o < plane.ports; ++o) waiting |= plane.rx[o].rdt.pending != 0 || plane.tx[o].tdt.pending != 0;
+      if (waiting) {
+        const uint64_t now = global_timer_ns();
+        DoorbellBatch doorbells;
+        for (uint32_t o = 0; o < plane.ports; ++o) {
+          sh.stats[kTails] += plane.rx[o].publish(now, false, doorbells);
+          sh.stats[kTails] += plane.tx[o].publish(now, false, doorbells);
+        }
       }
     }
     __syncthreads();
