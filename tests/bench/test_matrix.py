@@ -356,6 +356,18 @@ def test_overload_trials_say_whether_a_point_keeps_its_ndr_and_loses_only_at_the
     assert row["300 %: loss at NIC input %"] == "0" and row["300 %: ≥ 90 % kept, loss at input"] == "no"
 
 
+def test_overload_above_line_rate_is_offered_line_rate(fake_gnf, tmp_path):
+    # 10 G, 64 B: line rate 14.881 Mpps. An NDR near 9 Mpps at 300 % would be 27 Mpps, which gnf bench
+    # refuses ("above the line rate"): that point is offered line rate instead; 150 % stays 150 %.
+    fake_gnf.set(capacity_pps=9e6)
+    args = ("matrix", "--quick", "--paths", "cpu", "--rings", "1", "--overload", "150,300")
+    rc, folder = run_cli(fake_gnf, tmp_path, *args)
+    assert rc == 0
+    ndr = float(rows_by(check_report(str(folder))[0], OVERLOAD, "size", "path", "rings")[("64 B", "cpu", "1")]["NDR Mpps"])
+    offered = sorted(float(c[c.index("--rate-pps") + 1]) for c in fake_gnf.calls() if overload_call(c))
+    assert offered == pytest.approx([ndr * 1.5e6, 14880952], rel=1e-3), offered
+
+
 def test_quick_matrix_runs_no_overload_trials_unless_asked(quick_matrix):
     assert OVERLOAD not in tables(quick_matrix.md)
     assert not [c for c in quick_matrix.calls if overload_call(c)]

@@ -199,7 +199,11 @@ class Point:
         ran = self.searches and low_load is not None
         self.low_load = (ctx.repeat(label + "-lowload", **low_load, **knobs) or []) if ran else []
         ndr = self.ndr_pps().median if self.searches else None
-        self.overload = {pct: ctx.repeat("%s-overload%d" % (label, pct), rate_pps=round(ndr * pct / 100), **knobs) or []
+        # No port takes more than its line rate (gnf bench refuses a --rate-pps above it): a point whose
+        # NDR is above line rate / (pct / 100) is offered line rate, less than pct % of its NDR.
+        line_pps = math.floor(rates.line_rate_pps(ctx.options.speed, size))
+        self.overload = {pct: ctx.repeat("%s-overload%d" % (label, pct),
+                                         rate_pps=min(round(ndr * pct / 100), line_pps), **knobs) or []
                          for pct in overload if pct > 0 and ndr}
 
     def ndr_pps(self):
@@ -287,7 +291,8 @@ def write_overload_table(ctx, title, label_headers, rows, percents):
     body = [list(label_cells) + [common.bound_rate(point.ndr_pps().format("{:.3f}", 1e-6), point.searches)]
             + [cell for pct in percents for cell in overload_cells(point, pct)] for label_cells, point in rows]
     ctx.report.table(title, headers, body, note=(
-        "Each point offered {} of its NDR (the median over repetitions), `repetitions` trials each. Mpps forwarded "
+        "Each point offered {} of its NDR (the median over repetitions), or line rate where that is less, "
+        "`repetitions` trials each. Mpps forwarded "
         "and its share of the NDR (median, (min–max)); the share of the lost frames dropped at the NIC's input "
         "(`result.loss.where.{}`, the rx buffer: controlled loss, the rest died in rings or later); the bar (issue "
         "11): at least {:.0f} % of the NDR forwarded and every loss at the input, in every repetition. "
