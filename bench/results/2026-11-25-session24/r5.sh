@@ -1,0 +1,13 @@
+#!/bin/bash
+# Session 24 run 5, issue 11: the papers' comparison at 100 G, 1500 B (run 3: 64 B, run 4: 300 B): bench/run.py matrix, cpu,
+# staged and bypass with 1, 4, 16, 48 and 64 rings, the same 11 NIC-model threads for every path and
+# up to 4 driver threads (cpu, staged), the landed code (eed6a98; the harness at 8d925b4: overload offers capped at line rate)
+# (the same bundle as run 3).
+cd "$(dirname "$0")/../../.." && tar -xJf devrun24/b3.tar.xz
+source .bundle/env.sh
+export PATH=$PWD/.bundle/bin:$PATH
+timeout -k 10 500 python3 bench/run.py matrix --gnf .bundle/bin/gnf --out $OUT/m --index $OUT/m/RESULTS.md \
+  --speed 100 --sizes 1500 --rings 1,4,16,48,64 --nic-threads 11 --driver-threads 4 --repetitions 1 \
+  --trial-s 0.5 --warmup-s 0.2 --resolution 2% 2>&1 | tail -12
+echo "rc=$?"
+cd $OUT/m/*/ && XZ_OPT=-9 tar -cJf trials.tar.xz trials && rm -rf trials && cd $OUT && tar -cf m.tar m && rm -rf m && ls -la
