@@ -200,6 +200,16 @@ __device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfCh
   }
 }
 
+// A burst's refs while the NF chain runs on it, a ref per thread: in dynamic shared memory
+// (GpuBypass::start sizes it), or in the plane's NfShare when NF blocks share the work, since other
+// blocks read them there. In GPU memory each thread's store of its ref and the loads after the
+// barrier were L2 round trips.
+__device__ nf::PacketRef* burst_refs(const KernelConfig& config) {
+  extern __shared__ uint4 refs_in_shared_memory[];  // uint4: PacketRef has default member initializers
+  return config.nf_blocks != 0 ? config.shares[blockIdx.x].refs
+                               : reinterpret_cast<nf::PacketRef*>(refs_in_shared_memory);
+}
+
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 // (Polling every port's ring at once at the top of the round made the round longer and the
 // latency worse: bench/results/2026-11-25-session22, run 5.)
@@ -237,15 +247,15 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   }
 
   // Take, refill, run the NF chain.
-  NfShare& share = config.shares[blockIdx.x];
+  nf::PacketRef* refs = burst_refs(config);
   nf::PacketRef r{};
-  if (t < n) share.refs[t] = ring.take(t, pool.peek(t), uint16_t(p));
+  if (t < n) refs[t] = ring.take(t, pool.peek(t), uint16_t(p));
   __syncthreads();
   if (t == 0) laps.lap(sh.phase_ns[kTakePhase]);
-  if (config.nf_blocks != 0 && n > 1) run_nf_shared(share, config.nf_blocks, chain, n, sh);
-  else nf::run_chain_on_block(chain, {share.refs, 0, 1, n}, &sh.nf_totals[0][0]);
+  if (config.nf_blocks != 0 && n > 1) run_nf_shared(config.shares[blockIdx.x], config.nf_blocks, chain, n, sh);
+  else nf::run_chain_on_block(chain, {refs, 0, 1, n}, &sh.nf_totals[0][0]);
   __syncthreads();
-  if (t < n) r = share.refs[t];
+  if (t < n) r = refs[t];
   if (t == 0) {
     pool.pop(n);
     if (reader) sync::reader_leave(reader);

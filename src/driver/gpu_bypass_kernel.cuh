@@ -62,7 +62,8 @@ struct DevPlane {
   uint32_t ports;
 };
 
-// A plane's burst while the NF chain runs on it, in GPU memory (nf/chain_device.cuh runs the chain
+// A plane's burst while the NF chain runs on it and NF blocks share the work (without them the refs
+// stay in the block's shared memory: burst_refs), in GPU memory (nf/chain_device.cuh runs the chain
 // over refs every thread of a block reaches); the host zeroes it before every launch. With
 // nf_blocks (DriverOptions::nf_blocks), the burst is shared out: with W = 1 + nf_blocks ways,
 // packet i of a burst is run by the ring's block when i % W == 0 and by NF block i % W - 1
