@@ -62,6 +62,7 @@ struct GpuBypass::Impl {
   bool clock_launched = false;           // with a one-way mode
   nf::NfChainView chain;
   KernelConfig config{};
+  BypassKernel kernel = nullptr;  // built for the chain's NF kinds
   uint32_t threads = 0;
   uint32_t shared_bytes = 0;  // dynamic shared memory per block
   uint32_t blocks = 0;  // the planes' and their NF blocks
@@ -78,6 +79,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   m.chain = chain;
   m.config = KernelConfig{options.burst, options.tx_full_wait, options.one_way, nullptr, planes_, options.nf_blocks,
                           nullptr, options.one_way == OneWay::Rx && traced_agent_time() != 0};
+  m.kernel = bypass_kernel_for(nf::kinds_of(chain));
   m.threads = (options.burst + kWarpSize - 1) / kWarpSize * kWarpSize;
   // A burst's refs in shared memory while the chain runs (burst_refs), unless NF blocks share them.
   m.shared_bytes = options.nf_blocks != 0 ? 0 : m.threads * uint32_t(sizeof(nf::PacketRef));
@@ -87,7 +89,7 @@ GpuBypass::GpuBypass(const std::vector<nic::Port*>& ports, uint16_t queues, cons
   int device = 0, sms = 0, per_sm = 0;
   GNF_CUDA_CHECK(cudaGetDevice(&device));
   GNF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GNF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bypass_kernel, int(m.threads), m.shared_bytes));
+  GNF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, m.kernel, int(m.threads), m.shared_bytes));
   if (uint64_t(sms) * uint64_t(per_sm) < m.blocks)
     throw UserError(fmt::format("the bypass path runs {} resident thread block(s) per queue (driver.nf_blocks + 1); "
                                 "this GPU holds {} of {} threads at once, fewer than the {} blocks of {} queues",
@@ -155,7 +157,7 @@ void GpuBypass::start(uint32_t) {
   m.control->clear_stop();
   // The NF blocks' hand-over counts from zero at every launch (NfShare).
   GNF_CUDA_CHECK(cudaMemsetAsync(m.nf_shares.data(), 0, m.nf_shares.size(), m.stream));
-  bypass_kernel<<<m.blocks, m.threads, m.shared_bytes, m.stream>>>(
+  m.kernel<<<m.blocks, m.threads, m.shared_bytes, m.stream>>>(
       reinterpret_cast<DevPlane*>(m.plane_states.data()), reinterpret_cast<uint64_t*>(m.counters),
       sizeof(GpuPlaneCounters) / sizeof(uint64_t), m.chain, m.control, m.config);
   GNF_CUDA_CHECK_LAUNCH();

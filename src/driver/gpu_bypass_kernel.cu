@@ -183,6 +183,7 @@ __device__ void note_arrival(DevExceptionRing& ring, uint32_t position, const nf
 // Every thread of a ring's block: runs the NF chain on the burst's n packets, whose refs are in
 // share.refs (written before the caller's barrier), with the plane's NF blocks (NfShare says who
 // runs which, and the ordering).
+template <nf::NfKindSet kKinds>
 __device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfChainView& chain, uint32_t n,
                               BlockShared& sh) {
   const uint32_t t = threadIdx.x, ways = nf_blocks + 1;
@@ -191,7 +192,7 @@ __device__ void run_nf_shared(NfShare& share, uint32_t nf_blocks, const nf::NfCh
     release_fence_gpu();
     store_gpu<MemoryOrder::Relaxed>(&share.posted, ++sh.posted);
   }
-  nf::run_chain_on_block(chain, {share.refs, 0, ways, nf::share_of(n, 0, ways)}, &sh.nf_totals[0][0]);
+  nf::run_chain_on_block<kKinds>(chain, {share.refs, 0, ways, nf::share_of(n, 0, ways)}, &sh.nf_totals[0][0]);
   if (t == 0) {
     const uint32_t all_done = sh.posted * nf_blocks;
     while (load_gpu<MemoryOrder::Relaxed>(&share.done) != all_done) {
@@ -213,6 +214,7 @@ __device__ nf::PacketRef* burst_refs(const KernelConfig& config) {
 // One burst from rx ring `p`: poll, take and refill, NF, place, commit. Every thread calls it.
 // (Polling every port's ring at once at the top of the round made the round longer and the
 // latency worse: bench/results/2026-11-25-session22, run 5.)
+template <nf::NfKindSet kKinds>
 __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView& chain, const KernelConfig& config,
                               const Control* control, BlockShared& sh, PhaseLaps& laps) {
   const uint32_t t = threadIdx.x;
@@ -252,8 +254,8 @@ __device__ void serve_rx_ring(DevPlane& plane, uint32_t p, const nf::NfChainView
   if (t < n) refs[t] = ring.take(t, pool.peek(t), uint16_t(p));
   __syncthreads();
   if (t == 0) laps.lap(sh.phase_ns[kTakePhase]);
-  if (config.nf_blocks != 0 && n > 1) run_nf_shared(config.shares[blockIdx.x], config.nf_blocks, chain, n, sh);
-  else nf::run_chain_on_block(chain, {refs, 0, 1, n}, &sh.nf_totals[0][0]);
+  if (config.nf_blocks != 0 && n > 1) run_nf_shared<kKinds>(config.shares[blockIdx.x], config.nf_blocks, chain, n, sh);
+  else nf::run_chain_on_block<kKinds>(chain, {refs, 0, 1, n}, &sh.nf_totals[0][0]);
   __syncthreads();
   if (t < n) r = refs[t];
   if (t == 0) {
@@ -380,6 +382,7 @@ __device__ void publish_counters(const BlockShared& sh, volatile uint64_t* out, 
 }
 
 // Every thread of an NF block: runs its share of each burst its plane posts, until the plane stops.
+template <nf::NfKindSet kKinds>
 __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks, const nf::NfChainView& chain,
                                BlockShared& sh, volatile uint64_t* out) {
   const uint32_t t = threadIdx.x, ways = nf_blocks + 1;
@@ -398,7 +401,7 @@ __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks
     }
     __syncthreads();
     if (sh.stop) break;
-    nf::run_chain_on_block(chain, {share.refs, rank + 1, ways, nf::share_of(share.count, rank + 1, ways)},
+    nf::run_chain_on_block<kKinds>(chain, {share.refs, rank + 1, ways, nf::share_of(share.count, rank + 1, ways)},
                            &sh.nf_totals[0][0]);
     __syncthreads();
     if (t == 0) {
@@ -413,6 +416,7 @@ __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks
 
 }  // namespace
 
+template <nf::NfKindSet kKinds>
 __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uint64_t* counters,
                                                            uint32_t counters_stride, nf::NfChainView chain,
                                                            const Control* control, KernelConfig config) {
@@ -436,7 +440,7 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   if (blockIdx.x >= config.planes) {  // an NF block
     const uint32_t helper = blockIdx.x - config.planes;
     __syncthreads();
-    serve_nf_share(config.shares[helper / config.nf_blocks], helper % config.nf_blocks, config.nf_blocks, chain, sh,
+    serve_nf_share<kKinds>(config.shares[helper / config.nf_blocks], helper % config.nf_blocks, config.nf_blocks, chain, sh,
                    out);
     return;
   }
@@ -454,7 +458,7 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
     if (sh.stop) break;
     if (sh.reclaim) reclaim_all(plane, sh);
     if (t == 0) laps.lap(sh.phase_ns[kReclaimPhase]);
-    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring(plane, p, chain, config, control, sh, laps);
+    for (uint32_t p = 0; p < plane.ports; ++p) serve_rx_ring<kKinds>(plane, p, chain, config, control, sh, laps);
     if (t == 0) {
       // Idle or not, a pending tail is written once its timeout has passed. The clock is read
       // only when a tail waits (a read took 0.2 µs of the round: session 24 run 2).
@@ -490,6 +494,16 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   __syncthreads();
   publish_counters(sh, out, chain.count, iteration);
   copy_words(&planes[blockIdx.x], &plane);
+}
+
+// An l2fwd chain gets a kernel holding l2fwd's code alone; any other chain, every kind's. The kernel
+// with every kind's code took 5.7 µs a round at 1 % load, l2fwd's 3.0 (bench/results/2026-11-25-
+// session24, runs 8-9). Other kinds get kernels of their own once their chains' bypass runs (the
+// router's and conformance steps of scripts/gpu-tests.sh, the IPsec and NIDS path tests) have passed
+// on the device with them.
+BypassKernel bypass_kernel_for(nf::NfKindSet kinds) {
+  constexpr nf::NfKindSet kL2Fwd = nf::kind_bit(nf::NfKind::L2Fwd);
+  return kinds == kL2Fwd ? bypass_kernel<kL2Fwd> : bypass_kernel<nf::kAllNfKinds>;
 }
 
 }  // namespace gnf::driver::bypass

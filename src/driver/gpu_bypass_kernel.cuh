@@ -108,7 +108,13 @@ enum Phase { kReclaimPhase, kPollPhase, kTakePhase, kNfPhase, kPlacePhase, kComm
 // The host stops the kernel through the mailbox's stop word (the only part of it the kernel uses).
 using Control = sync::Mailbox<>;
 
+// Built for the NF kinds `kKinds`: the chain holds no other (bypass_kernel_for chooses).
+template <nf::NfKindSet kKinds>
 __global__ void bypass_kernel(DevPlane* planes, uint64_t* counters, uint32_t counters_stride, nf::NfChainView chain,
                               const Control* control, KernelConfig config);
+
+using BypassKernel = void (*)(DevPlane*, uint64_t*, uint32_t, nf::NfChainView, const Control*, KernelConfig);
+// The build for a chain of `kinds` (nf::kinds_of).
+BypassKernel bypass_kernel_for(nf::NfKindSet kinds);
 
 }  // namespace gnf::driver::bypass

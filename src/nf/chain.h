@@ -28,6 +28,16 @@ inline constexpr uint32_t kMaxChainLength = 8;
 enum class NfKind : uint8_t { GNF_NF_KINDS(GNF_NF_KIND) };
 #undef GNF_NF_KIND
 
+// A set of NF kinds, a bit per NfKind: code built for a set holds only those kinds' NF code (a GPU
+// kernel with every kind's code paid for it in every round: bench/results/2026-11-25-session24, run 8).
+using NfKindSet = uint32_t;
+#define GNF_NF_COUNT(Kind, name, View, configure) +1
+inline constexpr uint32_t kNfKindCount = 0 GNF_NF_KINDS(GNF_NF_COUNT);
+#undef GNF_NF_COUNT
+static_assert(kNfKindCount <= 32, "NfKindSet has a bit per kind");
+GNF_HD constexpr NfKindSet kind_bit(NfKind kind) { return NfKindSet(1) << uint32_t(kind); }
+inline constexpr NfKindSet kAllNfKinds = (NfKindSet(1) << kNfKindCount) - 1;
+
 #define GNF_NF_VIEW_MEMBER(Kind, name, View, configure) View name;
 struct NfElement {
   NfKind kind;
@@ -52,6 +62,13 @@ struct NfChainView {
   sync::ReaderSlot* readers;
 };
 
+// The kinds a chain's elements are of.
+GNF_HD inline NfKindSet kinds_of(const NfChainView& chain) {
+  NfKindSet kinds = 0;
+  for (uint32_t e = 0; e < chain.count; ++e) kinds |= kind_bit(chain.elements[e].kind);
+  return kinds;
+}
+
 // Kernels take the chain by value, and kernel parameters are limited to 4 KiB in all (before CUDA
 // 12.1, and on GPUs older than Volta). nvcc checks the sum with the kernels' other parameters (a few
 // pointers); this says which part grew.
@@ -69,9 +86,14 @@ struct NfRuntime {
   unsigned long long packets;
 };
 
-#define GNF_NF_PROCESS(Kind, name, View, configure) \
-  case NfKind::Kind: element.name.process(batch, counters); break;
-// One element over a batch: a switch over its kind, the same on CPU and GPU.
+
+// One element over a batch: a switch over its kind, the same on CPU and GPU. Built for `kKinds` (a
+// caller chooses the build by the chain's kinds_of), an element of another kind is left alone.
+#define GNF_NF_PROCESS(Kind, name, View, configure)                                         \
+  case NfKind::Kind:                                                                        \
+    if constexpr ((kKinds & kind_bit(NfKind::Kind)) != 0) element.name.process(batch, counters); \
+    break;
+template <NfKindSet kKinds = kAllNfKinds>
 GNF_HD inline void process_element(const NfElement& element, PacketBatch& batch, NfCounters& counters) {
   switch (element.kind) { GNF_NF_KINDS(GNF_NF_PROCESS) }
 }

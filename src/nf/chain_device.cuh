@@ -38,8 +38,11 @@ __device__ void process_view_on_tile(const View& view, PacketRef& packet, NfCoun
   if constexpr (TiledNf<View>::value) view.process_tile(packet, counters, tile);
 }
 
-#define GNF_NF_PROCESS_TILE(Kind, name, View, configure) \
-  case NfKind::Kind: process_view_on_tile(element.name, packet, counters, tile); break;
+#define GNF_NF_PROCESS_TILE(Kind, name, View, configure)                                                  \
+  case NfKind::Kind:                                                                                     \
+    if constexpr ((kKinds & kind_bit(NfKind::Kind)) != 0) process_view_on_tile(element.name, packet, counters, tile); \
+    break;
+template <NfKindSet kKinds>
 __device__ inline void process_on_tile(const NfElement& element, PacketRef& packet, NfCounters& counters,
                                        const Tile& tile) {
   switch (element.kind) { GNF_NF_KINDS(GNF_NF_PROCESS_TILE) }
@@ -55,6 +58,7 @@ __device__ inline void add_counters(const NfCounters& local, unsigned long long*
 // Elements [first, end), none tiled, a thread per packet. Only those rows of the thread's counters
 // are zeroed: they live in local memory, and zeroing all of them cost the bypass kernel a third of
 // its rate (session 9).
+template <NfKindSet kKinds>
 __device__ inline void run_per_thread(const NfChainView& chain, uint32_t first, uint32_t end, const BlockPackets& packets,
                                       unsigned long long* totals) {
   for (uint32_t k = threadIdx.x; k < packets.count; k += blockDim.x) {
@@ -63,13 +67,14 @@ __device__ inline void run_per_thread(const NfChainView& chain, uint32_t first, 
     for (uint32_t e = first; e < end; ++e)
       for (int c = 0; c < NfCounters::kMax; ++c) local[e].value[c] = 0;
     PacketBatch one{&r, 1};
-    for (uint32_t e = first; e < end; ++e) process_element(chain.elements[e], one, local[e]);
+    for (uint32_t e = first; e < end; ++e) process_element<kKinds>(chain.elements[e], one, local[e]);
     packets[k] = r;
     for (uint32_t e = first; e < end; ++e) add_counters(local[e], totals + e * NfCounters::kMax);
   }
 }
 
 // One tiled element: tiles of the widest power of two (up to a warp) that gives every packet a tile.
+template <NfKindSet kKinds>
 __device__ inline void run_tiled(const NfElement& element, const BlockPackets& packets, unsigned long long* row) {
   uint32_t size = 1;
   while (size < 32 && size * 2 * packets.count <= blockDim.x) size *= 2;
@@ -77,7 +82,7 @@ __device__ inline void run_tiled(const NfElement& element, const BlockPackets& p
   for (uint32_t k = threadIdx.x / size; k < packets.count; k += blockDim.x / size) {
     PacketRef r = packets[k];
     NfCounters local{};
-    process_on_tile(element, r, local, tile);
+    process_on_tile<kKinds>(element, r, local, tile);
     if (tile.leader()) {
       packets[k] = r;
       add_counters(local, row);
@@ -97,6 +102,8 @@ __host__ __device__ inline bool has_tiled(const NfChainView& chain) {
 // Every thread of the block calls it, with the same arguments; blockDim.x is a multiple of 32.
 // `totals` holds kMaxChainLength rows of NfCounters::kMax (shared memory). The caller orders the
 // packets' refs before the call and after it (a barrier or the hand-over that brought them).
+// Built for the NF kinds `kKinds` (nf/chain.h): the chain must hold no other.
+template <NfKindSet kKinds = kAllNfKinds>
 __device__ inline void run_chain_on_block(const NfChainView& chain, const BlockPackets& packets,
                                           unsigned long long* totals) {
   for (uint32_t e = 0; e < chain.count;) {
@@ -104,14 +111,14 @@ __device__ inline void run_chain_on_block(const NfChainView& chain, const BlockP
       // A tile's packet may be one another thread ran the elements before on, and the next
       // elements may run on another thread again.
       __syncthreads();
-      chain_detail::run_tiled(chain.elements[e], packets, totals + e * NfCounters::kMax);
+      chain_detail::run_tiled<kKinds>(chain.elements[e], packets, totals + e * NfCounters::kMax);
       __syncthreads();
       ++e;
       continue;
     }
     uint32_t end = e + 1;
     while (end < chain.count && !chain_detail::tiled(chain.elements[end].kind)) ++end;
-    chain_detail::run_per_thread(chain, e, end, packets, totals);
+    chain_detail::run_per_thread<kKinds>(chain, e, end, packets, totals);
     e = end;
   }
 }
