@@ -402,7 +402,7 @@ __device__ void serve_nf_share(NfShare& share, uint32_t rank, uint32_t nf_blocks
     __syncthreads();
     if (sh.stop) break;
     nf::run_chain_on_block<kKinds>(chain, {share.refs, rank + 1, ways, nf::share_of(share.count, rank + 1, ways)},
-                           &sh.nf_totals[0][0]);
+                                   &sh.nf_totals[0][0]);
     __syncthreads();
     if (t == 0) {
       release_fence_gpu();
@@ -440,8 +440,8 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
   if (blockIdx.x >= config.planes) {  // an NF block
     const uint32_t helper = blockIdx.x - config.planes;
     __syncthreads();
-    serve_nf_share<kKinds>(config.shares[helper / config.nf_blocks], helper % config.nf_blocks, config.nf_blocks, chain, sh,
-                   out);
+    serve_nf_share<kKinds>(config.shares[helper / config.nf_blocks], helper % config.nf_blocks, config.nf_blocks,
+                           chain, sh, out);
     return;
   }
   copy_words(&plane, &planes[blockIdx.x]);
@@ -463,7 +463,8 @@ __global__ void __launch_bounds__(kMaxBurst) bypass_kernel(DevPlane* planes, uin
       // Idle or not, a pending tail is written once its timeout has passed. The clock is read
       // only when a tail waits (a read took 0.2 µs of the round: session 24 run 2).
       bool waiting = false;
-      for (uint32_t o = 0; o < plane.ports; ++o) waiting |= plane.rx[o].rdt.pending != 0 || plane.tx[o].tdt.pending != 0;
+      for (uint32_t o = 0; o < plane.ports; ++o)
+        waiting |= plane.rx[o].rdt.pending != 0 || plane.tx[o].tdt.pending != 0;
       if (waiting) {
         const uint64_t now = global_timer_ns();
         DoorbellBatch doorbells;

@@ -36,6 +36,7 @@ inline constexpr uint32_t kNfKindCount = 0 GNF_NF_KINDS(GNF_NF_COUNT);
 #undef GNF_NF_COUNT
 static_assert(kNfKindCount <= 32, "NfKindSet has a bit per kind");
 GNF_HD constexpr NfKindSet kind_bit(NfKind kind) { return NfKindSet(1) << uint32_t(kind); }
+GNF_HD constexpr bool holds(NfKindSet set, NfKind kind) { return (set & kind_bit(kind)) != 0; }
 inline constexpr NfKindSet kAllNfKinds = (NfKindSet(1) << kNfKindCount) - 1;
 
 #define GNF_NF_VIEW_MEMBER(Kind, name, View, configure) View name;
@@ -86,12 +87,11 @@ struct NfRuntime {
   unsigned long long packets;
 };
 
-
 // One element over a batch: a switch over its kind, the same on CPU and GPU. Built for `kKinds` (a
 // caller chooses the build by the chain's kinds_of), an element of another kind is left alone.
-#define GNF_NF_PROCESS(Kind, name, View, configure)                                         \
-  case NfKind::Kind:                                                                        \
-    if constexpr ((kKinds & kind_bit(NfKind::Kind)) != 0) element.name.process(batch, counters); \
+#define GNF_NF_PROCESS(Kind, name, View, configure)                                     \
+  case NfKind::Kind:                                                                    \
+    if constexpr (holds(kKinds, NfKind::Kind)) element.name.process(batch, counters); \
     break;
 template <NfKindSet kKinds = kAllNfKinds>
 GNF_HD inline void process_element(const NfElement& element, PacketBatch& batch, NfCounters& counters) {

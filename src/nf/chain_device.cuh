@@ -38,9 +38,9 @@ __device__ void process_view_on_tile(const View& view, PacketRef& packet, NfCoun
   if constexpr (TiledNf<View>::value) view.process_tile(packet, counters, tile);
 }
 
-#define GNF_NF_PROCESS_TILE(Kind, name, View, configure)                                                  \
-  case NfKind::Kind:                                                                                     \
-    if constexpr ((kKinds & kind_bit(NfKind::Kind)) != 0) process_view_on_tile(element.name, packet, counters, tile); \
+#define GNF_NF_PROCESS_TILE(Kind, name, View, configure)                                                 \
+  case NfKind::Kind:                                                                                    \
+    if constexpr (holds(kKinds, NfKind::Kind)) process_view_on_tile(element.name, packet, counters, tile); \
     break;
 template <NfKindSet kKinds>
 __device__ inline void process_on_tile(const NfElement& element, PacketRef& packet, NfCounters& counters,
