@@ -1,5 +1,6 @@
 // The bypass path's persistent kernel and the device-side state it works on. Included by
-// gpu_bypass.cu only; split out so that the driver's data path reads top to bottom on its own.
+// gpu_bypass.cu and the kernel's builds (gpu_bypass_kernel_body.cuh); split out so that the
+// driver's data path reads top to bottom on its own.
 //
 // One thread block per plane q (and, with nf_blocks, that many more that share its NF work: NfShare);
 // the block serves rx queue q of every port, then, per burst:
@@ -114,7 +115,10 @@ __global__ void bypass_kernel(DevPlane* planes, uint64_t* counters, uint32_t cou
                               const Control* control, KernelConfig config);
 
 using BypassKernel = void (*)(DevPlane*, uint64_t*, uint32_t, nf::NfChainView, const Control*, KernelConfig);
-// The build for a chain of `kinds` (nf::kinds_of).
+// The build for a chain of `kinds` (nf::kinds_of): one holding those kinds' NF code, and as little
+// else as the builds there are allow (gpu_bypass_kernel.cu says which there are, and why).
 BypassKernel bypass_kernel_for(nf::NfKindSet kinds);
+// The build with every kind's code (gpu_bypass_kernel_all.cu).
+BypassKernel bypass_kernel_with_every_kind();
 
 }  // namespace gnf::driver::bypass
