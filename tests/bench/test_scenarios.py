@@ -150,6 +150,13 @@ def test_options_override_the_scenario_defaults():
     assert quick.repetitions == 1 and quick.sizes == [64, "imix"] and quick.resolution == "10%"
 
 
+def test_the_matrix_spreads_1024_flows_over_its_rings_unless_told():
+    assert cli.resolve(["matrix"])[1].flows == 1024
+    assert cli.resolve(["matrix", "--flows", "64"])[1].flows == 64
+    assert cli.resolve(["matrix", "--quick"])[1].flows == 64
+    assert cli.resolve(["rings"])[1].flows == 64  # the papers' scenarios keep their traffic
+
+
 @pytest.mark.parametrize("args", [["sweep", "--paths", "gpu"], ["sweep", "--sizes", "32"], ["nonsense"]])
 def test_bad_options_are_refused(args, capsys):
     with pytest.raises(SystemExit) as e:

@@ -57,8 +57,13 @@ class Matrix(Scenario):
     def own_defaults(self, quick):
         # Quick: 64 B with 1 and 2 rings. Without a GPU, staged and bypass then cost one refused
         # trial each; with one, quick still shows the ratios.
+        # 1024 flows unless told: RSS deals flows, not frames, to rings, and 64 flows left some of 48
+        # rings idle and gave others three; those rings, not the path, stopped bypass near 40 Mpps,
+        # where with 1024-4096 flows it forwarded 52-63 Mpps without loss (bench/results/2026-11-25-
+        # session25, runs 6-8). More flows cost the NIC model more (4096 left it late where 1024 did not).
         return {"paths": ["cpu", "staged", "bypass"], "sizes": [64] if quick else [64, 300, 1500],
-                "rings": [1, 2] if quick else [1, 2, 4, 8], "load": 1, "overload": [] if quick else [150, 300]}
+                "rings": [1, 2] if quick else [1, 2, 4, 8], "load": 1, "overload": [] if quick else [150, 300],
+                "flows": 64 if quick else 1024}
 
     def estimate_trials(self, options):
         """Per point and repetition: its search, one low-load trial and one per overload; per size: the floor."""
