@@ -73,11 +73,13 @@ class MeasuringSink : public Sink {
   MeasureReport report() const;
 
  private:
-  struct Flow {
+  // A frame in order touches one cache line of its flow: `received` and the tracker's in-order
+  // fields (ReorderTracker keeps them at its top).
+  struct alignas(64) Flow {
     explicit Flow(uint32_t duplicate_window) : order(duplicate_window) {}
-    ReorderTracker order;  // every stamped frame of the flow, in or out of the window
-    // Frames in the window (all frames without one).
-    uint64_t received = 0, duplicates = 0, reordered = 0, extent_max = 0, extent_sum = 0;
+    uint64_t received = 0;  // frames in the window (all frames without one)
+    ReorderTracker order;   // every stamped frame of the flow, in or out of the window
+    uint64_t duplicates = 0, reordered = 0, extent_max = 0, extent_sum = 0;  // in the window, as received
   };
 
   Sink* inner_;

@@ -13,8 +13,8 @@ ReorderTracker::Verdict ReorderTracker::arrive(uint64_t seq) {
   if (seq == next_exp_ && newest_end_index_ == arrivals_ && newest_end_seq_ == seq) {
     // The next one in order, the common case: it extends the newest run of new maxima, whose
     // length is kept here (open_len_) rather than in its record, which a sink with many flows
-    // would otherwise fetch from memory for every frame. Old records are forgotten in steps.
-    mark(seq);
+    // would otherwise fetch from memory for every frame; its bit joins the stretch (seen()).
+    // Old records are forgotten in steps.
     ++open_len_;
     ++newest_end_index_;
     ++newest_end_seq_;
@@ -50,8 +50,21 @@ ReorderTracker::Verdict ReorderTracker::arrive(uint64_t seq) {
 }
 
 bool ReorderTracker::seen(uint64_t seq) const {
+  if (seq >= stretch_from_ && seq < next_exp_) return true;
   uint64_t bit = seq & window_mask_;
   return seen_bits_[bit / 64] >> (bit % 64) & 1;
+}
+
+void ReorderTracker::close_stretch() {
+  // Only the last window's worth matters: older numbers are out of the window (their bits are
+  // those of numbers a window later, which the loop sets or which advance_window clears).
+  const uint64_t from = std::max(stretch_from_, next_exp_ - std::min(next_exp_, window_mask_ + 1));
+  for (uint64_t s = from; s < next_exp_;) {
+    const uint64_t bit = s & window_mask_, in_word = std::min<uint64_t>(64 - bit % 64, next_exp_ - s);
+    seen_bits_[bit / 64] |= (in_word == 64 ? ~uint64_t(0) : ((uint64_t(1) << in_word) - 1)) << (bit % 64);
+    s += in_word;
+  }
+  stretch_from_ = next_exp_;
 }
 
 void ReorderTracker::mark(uint64_t seq) {
@@ -60,13 +73,16 @@ void ReorderTracker::mark(uint64_t seq) {
 }
 
 // Sequence numbers next_exp_ .. seq enter the window and take the bits of those that leave it.
+// The next one in order extends the stretch; a gap ends it, and seq starts the next one.
 void ReorderTracker::advance_window(uint64_t seq) {
+  if (seq == next_exp_) return;
   if (seq - next_exp_ > window_mask_) {
     std::fill(seen_bits_.begin(), seen_bits_.end(), 0);
   } else {
+    close_stretch();
     for (uint64_t s = next_exp_; s < seq; ++s) seen_bits_[(s & window_mask_) / 64] &= ~(uint64_t(1) << (s % 64));
   }
-  mark(seq);
+  stretch_from_ = seq;
 }
 
 void ReorderTracker::close_run() {

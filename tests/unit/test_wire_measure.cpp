@@ -123,6 +123,45 @@ TEST(ReorderTracker, CopiesAreDuplicatesAndNotArrivals) {
   EXPECT_EQ(t.duplicates(), 2u);
 }
 
+// Long in-order stretches (which the tracker keeps out of its bitmap until they end), gaps,
+// packets overtaken, and copies from up to twice the duplicate window back: a copy is a duplicate
+// exactly when its sequence number arrived before and is within the window below NextExp.
+TEST(ReorderTracker, CopiesAreFoundExactlyWithinTheDuplicateWindow) {
+  std::mt19937_64 rng(25);
+  for (uint32_t window : {64u, 256u}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      ReorderTracker t(window);
+      std::vector<bool> arrived;
+      std::vector<uint64_t> sent;
+      uint64_t next_exp = 0, next_seq = 0;
+      for (int step = 0; step < 3000; ++step) {
+        uint64_t seq;
+        const uint64_t r = rng() % 100;
+        if (r < 70 || sent.empty()) {
+          seq = next_seq++;  // in order
+        } else if (r < 80) {
+          next_seq += 1 + rng() % (2 * window);  // a gap: lost, or overtaken and sent below
+          seq = next_seq++;
+        } else {
+          const uint64_t back = 1 + rng() % std::min<uint64_t>(sent.size(), 2 * window);
+          seq = sent[sent.size() - back];  // a copy, or a packet overtaken
+          if (rng() % 2) seq = seq > 0 ? seq - 1 : 0;
+        }
+        if (seq >= arrived.size()) arrived.resize(seq + 1, false);
+        const bool duplicate = arrived[seq] && seq < next_exp && next_exp - seq <= window;
+        const ReorderTracker::Verdict v = t.arrive(seq);
+        ASSERT_EQ(v.order == ReorderTracker::Order::Duplicate, duplicate)
+            << "window " << window << " trial " << trial << " step " << step << " seq " << seq;
+        if (!duplicate) {
+          arrived[seq] = true;
+          next_exp = std::max(next_exp, seq + 1);
+        }
+        sent.push_back(seq);
+      }
+    }
+  }
+}
+
 TEST(ReorderTracker, ACopyOlderThanTheDuplicateWindowCountsAsReordered) {
   ReorderTracker t(64);
   for (uint64_t s = 0; s < 200; ++s) t.arrive(s);
