@@ -120,7 +120,6 @@ bool QueueGroup::poll_rx(uint64_t now_ns) {
   if (!behind_) {
     moved = admit_arrivals(now_ps, kAdmitBurst);
     moved |= move_on(now_ps);
-    on_time_buffered_ = std::max(on_time_buffered_ - on_time_buffered_ / 64, buffered());
   }
   for (uint32_t chunk = 0; behind_ && chunk < kCatchUpChunks; ++chunk) {
     // This thread's DMA into rings takes a burst between two admissions, or drops (DROP_EN), or
@@ -128,11 +127,7 @@ bool QueueGroup::poll_rx(uint64_t now_ns) {
     // cannot send in the past, and the GPU agent moves frames at its own pace: for those the
     // backlog waits on the wire while the group's FIFOs hold a burst (with a queue stalled without
     // DROP_EN the model then falls behind, model-bound, instead of dropping).
-    // The agent holds frames in flight for its latency: at a high rate that is more than kDmaBurst
-    // (300 B at 20 Mpps with 15 us: 300 frames), and a gate of kDmaBurst alone then admitted late
-    // frames more slowly than they arrived, so that the group never caught up (session 25).
-    const uint32_t waiting = dma_side_ == DmaSide::GpuAgent ? on_time_buffered_ + kDmaBurst : kDmaBurst;
-    const bool room = (dma_side_ == DmaSide::Host && !port_.options().loopback) || buffered() < waiting;
+    const bool room = (dma_side_ == DmaSide::Host && !port_.options().loopback) || buffered() < kDmaBurst;
     bool step = room && admit_arrivals(now_ps, kDmaBurst);
     step |= move_on(now_ps);
     moved |= step;

@@ -150,10 +150,6 @@ class QueueGroup {
   // ended on a late frame.
   uint64_t catch_up_until_ps_ = 0;
   bool late_last_ = true;
-  // Frames in this group's FIFOs that the GPU agent had not yet taken, as polls on time found them
-  // (a maximum that decays): what the agent holds in flight at the group's rate. A group catching
-  // up may keep kDmaBurst frames more than that waiting for the agent (poll_rx).
-  uint32_t on_time_buffered_ = 0;
   uint64_t held_arrival_ps_ = ~uint64_t(0);  // the frame last held, counted once
   uint64_t line_free_seen_ps_ = 0;  // when the port's line is free, as this group last saw it
   uint64_t last_tx_poll_ps_ = 0;    // when poll_tx last looked (0: not yet); PortCounters::tx_stalls
