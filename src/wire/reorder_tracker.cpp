@@ -55,15 +55,21 @@ bool ReorderTracker::seen(uint64_t seq) const {
   return seen_bits_[bit / 64] >> (bit % 64) & 1;
 }
 
-void ReorderTracker::close_stretch() {
-  // Only the last window's worth matters: older numbers are out of the window (their bits are
-  // those of numbers a window later, which the loop sets or which advance_window clears).
-  const uint64_t from = std::max(stretch_from_, next_exp_ - std::min(next_exp_, window_mask_ + 1));
-  for (uint64_t s = from; s < next_exp_;) {
-    const uint64_t bit = s & window_mask_, in_word = std::min<uint64_t>(64 - bit % 64, next_exp_ - s);
-    seen_bits_[bit / 64] |= (in_word == 64 ? ~uint64_t(0) : ((uint64_t(1) << in_word) - 1)) << (bit % 64);
+// A word at a time; [from, to) spans at most a window, so no bit is written twice.
+void ReorderTracker::fill_bits(uint64_t from, uint64_t to, bool value) {
+  for (uint64_t s = from; s < to;) {
+    const uint64_t bit = s & window_mask_, in_word = std::min<uint64_t>(64 - bit % 64, to - s);
+    const uint64_t mask = (in_word == 64 ? ~uint64_t(0) : ((uint64_t(1) << in_word) - 1)) << (bit % 64);
+    uint64_t& word = seen_bits_[bit / 64];
+    word = value ? word | mask : word & ~mask;
     s += in_word;
   }
+}
+
+void ReorderTracker::close_stretch() {
+  // Only the last window's worth matters: older numbers are out of the window (their bits are
+  // those of numbers a window later, which this sets or which advance_window clears).
+  fill_bits(std::max(stretch_from_, next_exp_ - std::min(next_exp_, window_mask_ + 1)), next_exp_, true);
   stretch_from_ = next_exp_;
 }
 
@@ -80,7 +86,7 @@ void ReorderTracker::advance_window(uint64_t seq) {
     std::fill(seen_bits_.begin(), seen_bits_.end(), 0);
   } else {
     close_stretch();
-    for (uint64_t s = next_exp_; s < seq; ++s) seen_bits_[(s & window_mask_) / 64] &= ~(uint64_t(1) << (s % 64));
+    fill_bits(next_exp_, seq, false);
   }
   stretch_from_ = seq;
 }

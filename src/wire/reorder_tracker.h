@@ -61,6 +61,8 @@ class ReorderTracker {
   void close_run();
   bool seen(uint64_t seq) const;
   void mark(uint64_t seq);
+  // Sets (value) or clears the bits of sequence numbers [from, to).
+  void fill_bits(uint64_t from, uint64_t to, bool value);
   // Writes the in-order stretch's bits (those still in the window) into seen_bits_.
   void close_stretch();
   void advance_window(uint64_t seq);
